@@ -1,0 +1,9 @@
+// The one script every page loads. It stays small: React arrives only when an
+// island on the page is needed (see islands/loader.ts).
+import { mountIslands } from './loader.ts';
+import { initShare } from './lib/share.ts';
+import { initToasts } from './lib/toast.ts';
+
+initToasts();
+initShare();
+mountIslands();

@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+import * as initial from './20261121000000_initial.ts';
+
+// Migrations are listed here rather than discovered on disk, so the same list runs
+// under the server, the tests and the knex CLI. Add each new migration at the end.
+const migrations: Record<string, Knex.Migration> = {
+  '20261121000000_initial': initial,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config.ts';
+import { pingDb, type Db } from './db.ts';
+import type { Logger } from './log.ts';
+import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { createCartService } from './features/cart/cart.service.ts';
+import { catalogApi } from './features/catalog/catalog.api.ts';
+import { catalogPages } from './features/catalog/catalog.pages.ts';
+import { createCatalogService } from './features/catalog/catalog.service.ts';
+import { contactApi } from './features/contact/contact.api.ts';
+import { contactPages } from './features/contact/contact.pages.ts';
+import { createContactService } from './features/contact/contact.service.ts';
+import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
+import { sessionApi } from './features/session/session.api.ts';
+import { sitePages } from './features/site/site.pages.ts';
+import type { Assets } from './web/assets.ts';
+import { BUILD_DIR } from './web/assets.ts';
+import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
+import { handleErrors, notFound } from './web/error-handlers.ts';
+import { pageLocals } from './web/locals.ts';
+import { securityHeaders } from './web/security.ts';
+import { sessionMiddleware, type SessionStore } from './web/session.ts';
+import { scriptJson, useEta } from './web/views.ts';
+import { longDate } from './lib/dates.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  sessions: SessionStore;
+  log: Logger;
+  assets: Assets;
+}
+
+const BODY_LIMIT = '16kb';
+
+/** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
+export function createApp({ config, db, sessions, log, assets }: AppDeps): Express {
+  const app = express();
+  const catalog = createCatalogService(db);
+  const accounts = createAccountsService(db);
+  const carts = createCartService(db);
+  const contact = createContactService(db);
+
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'simple');
+  useEta(app, { cache: config.isProduction });
+  // Defaults for pages rendered before pageLocals runs (an error early in the stack).
+  Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '' });
+
+  app.use(pinoHttp({ logger: log, genReqId: (req) => (req.headers['x-request-id'] as string) || randomUUID(), autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: false }));
+  app.use(staticFiles());
+
+  app.use(healthRoutes([
+    { name: 'database', check: () => pingDb(db) },
+    { name: 'sessions', check: () => sessions.ping() },
+  ]));
+  app.use(crawlerRoutes(catalog, config.PUBLIC_URL));
+
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  app.use(sessionMiddleware(config, sessions.store));
+  app.use(rejectCrossSite, csrfProtection);
+
+  const api = express.Router();
+  api.use(noStore);
+  api.use(sessionApi());
+  api.use(catalogApi(catalog));
+  api.use(contactApi(contact));
+  api.use((_req, _res, next) => next(notFoundError()));
+  app.use('/api', api);
+
+  app.use(pageLocals({ accounts, carts }));
+  app.use(sitePages(catalog));
+  app.use(catalogPages(catalog, log));
+  app.use(contactPages(contact));
+
+  app.use(notFound);
+  app.use(handleErrors(log) as ErrorRequestHandler);
+  return app;
+}
+
+// Hashed build output is immutable; the rest of public/ may change between releases.
+function staticFiles(): RequestHandler {
+  const router = express.Router();
+  router.use('/assets', express.static(path.join(BUILD_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+  router.use(express.static(path.resolve('public'), { maxAge: '1h', index: false }));
+  return router;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+function notFoundError() {
+  return Object.assign(new Error('Not found'), { status: 404, expose: true });
+}

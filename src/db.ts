@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { Model } from 'objection';
+import { migrationSource } from '../migrations/index.ts';
+
+export type Db = Knex;
+
+export interface DbOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** SQLite file name inside dataDir; tests pass ':memory:' or their own file. */
+  sqliteFile?: string;
+}
+
+export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }: DbOptions): Knex.Config {
+  const migrations = { migrationSource, tableName: 'knex_migrations' };
+  if (databaseUrl) {
+    const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+    return {
+      client: 'mysql2',
+      connection: {
+        host: url.hostname,
+        port: Number(url.port || 3306),
+        user: decodeURIComponent(url.username),
+        password: decodeURIComponent(url.password),
+        database: url.pathname.slice(1),
+        charset: 'utf8mb4',
+        timezone: 'Z',
+        dateStrings: false,
+        // DECIMAL columns arrive as strings, which money.ts parses exactly.
+        decimalNumbers: false,
+      },
+      pool: { min: 0, max: 10 },
+      migrations,
+    };
+  }
+  const filename = sqliteFile === ':memory:' ? ':memory:' : path.join(dataDir, sqliteFile);
+  if (filename !== ':memory:') mkdirSync(dataDir, { recursive: true });
+  return {
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and ':memory:' must stay one database.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(s: string): void }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('busy_timeout = 5000');
+        done(null, conn);
+      },
+    },
+    migrations,
+  };
+}
+
+export function connectDb(options: DbOptions): Db {
+  const db = knexFactory(knexConfig(options));
+  Model.knex(db);
+  return db;
+}
+
+export function isMySql(db: Db): boolean {
+  return db.client.config.client === 'mysql2';
+}
+
+export async function migrateLatest(db: Db): Promise<void> {
+  await db.migrate.latest();
+}
+
+export async function pingDb(db: Db): Promise<void> {
+  await db.raw('select 1');
+}

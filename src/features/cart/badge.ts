@@ -1,0 +1,6 @@
+// The header's cart badge: the item count, or '99+' above 99 (spec section 9).
+export const BADGE_CAP = 99;
+
+export function cartBadgeText(count: number): string {
+  return count > BADGE_CAP ? `${BADGE_CAP}+` : String(count);
+}

@@ -1,0 +1,45 @@
+import { toCents, toDecimal } from '../../lib/money.ts';
+import type { Book } from '../../models/Book.ts';
+
+/** One shape for a book, used by the pages, the islands and the API (spec section 3). */
+export interface BookDto {
+  id: number;
+  title: string;
+  author: string;
+  description: string;
+  price: string;
+  priceCents: number;
+  imageUrl: string | null;
+  inStock: number;
+  amazonUrl: string | null;
+  amazonKindleUrl: string | null;
+  ageRange: string;
+  pages: number | null;
+  publishedOn: string;
+}
+
+export const COMING_SOON = '#coming-soon';
+
+export function toBookDto(book: Book): BookDto {
+  const cents = toCents(book.price);
+  return {
+    id: book.id,
+    title: book.title,
+    author: book.author,
+    description: book.description,
+    price: toDecimal(cents),
+    priceCents: cents,
+    imageUrl: book.imageUrl,
+    inStock: book.inStock,
+    amazonUrl: book.amazonUrl,
+    amazonKindleUrl: book.amazonKindleUrl,
+    ageRange: book.ageRange,
+    pages: book.pages,
+    publishedOn: isoDate(book.publishedOn),
+  };
+}
+
+// SQLite hands dates back as text, MySQL as Date objects.
+function isoDate(value: Date | string): string {
+  return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { parse } from '../../web/validate.ts';
+import { bookId, bookListQuery } from './catalog.schemas.ts';
+import type { CatalogService } from './catalog.service.ts';
+
+// GET /api/books                                    all books
+// GET /api/books?exclude={id}&limit=3&random=true   recommendations
+// GET /api/books/:id                                one book
+export function catalogApi(catalog: CatalogService): Router {
+  const router = Router();
+
+  router.get('/books', async (req, res) => {
+    res.json(await catalog.listBooks(parse(bookListQuery, req.query)));
+  });
+
+  router.get('/books/:id', async (req, res) => {
+    res.json(await catalog.getBook(parse(bookId, req.params.id)));
+  });
+
+  return router;
+}

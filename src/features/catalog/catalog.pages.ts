@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { formatUsd } from '../../lib/money.ts';
+import { NotFound } from '../../web/errors.ts';
+import { COMING_SOON, type BookDto } from './book.dto.ts';
+import { bookId } from './catalog.schemas.ts';
+import type { CatalogService } from './catalog.service.ts';
+import { bookJsonLd } from './book.seo.ts';
+import { stockBadge } from './stock.ts';
+
+// GET /books       the catalogue grid
+// GET /books/:id   one book
+export function catalogPages(catalog: CatalogService, log: { error(o: object, m: string): void }): Router {
+  const router = Router();
+
+  router.get('/books', async (_req, res) => {
+    try {
+      const books = await catalog.listBooks();
+      res.render('catalog/index', { title: 'Our Books', books });
+    } catch (err) {
+      log.error({ err }, 'catalogue failed to load');
+      res.status(503).render('catalog/index', { title: 'Our Books', books: [], loadFailed: true });
+    }
+  });
+
+  router.get('/books/:id', async (req, res) => {
+    const id = bookId.safeParse(req.params.id);
+    if (!id.success) throw new NotFound('Book Not Found');
+    const book = await catalog.getBook(id.data).catch((err: unknown) => {
+      throw err instanceof NotFound ? new NotFound('Book Not Found') : err;
+    });
+    const recommended = await catalog.recommendedFor(book.id);
+    res.render('catalog/show', {
+      title: book.title,
+      book,
+      recommended,
+      stock: stockBadge(book.inStock),
+      price: formatUsd(book.priceCents),
+      buyLinks: buyLinks(book),
+      meta: {
+        description: summary(book.description),
+        image: book.imageUrl,
+        type: 'book',
+        jsonLd: bookJsonLd(book, `${req.protocol}://${req.get('host')}`),
+      },
+    });
+  });
+
+  return router;
+}
+
+function buyLinks(book: BookDto) {
+  return [
+    { label: 'Buy Hardcover', url: book.amazonUrl, soon: 'hardcover coming soon' },
+    { label: 'Buy Kindle Ebook', url: book.amazonKindleUrl, soon: 'Kindle ebook coming soon' },
+  ]
+    .filter((link) => link.url)
+    .map((link) => ({ ...link, comingSoon: link.url === COMING_SOON }));
+}
+
+function summary(text: string): string {
+  return text.length > 155 ? `${text.slice(0, 152).trimEnd()}...` : text;
+}

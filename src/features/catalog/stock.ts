@@ -1,0 +1,10 @@
+// Stock badge thresholds of the spec (section 4): above 10, 1 to 10, 0.
+export const PLENTY_THRESHOLD = 10;
+
+export type StockTone = 'in-stock' | 'low' | 'out';
+
+export function stockBadge(inStock: number): { label: string; tone: StockTone } {
+  if (inStock > PLENTY_THRESHOLD) return { label: 'In Stock', tone: 'in-stock' };
+  if (inStock >= 1) return { label: `Only ${inStock} left`, tone: 'low' };
+  return { label: 'Coming Soon', tone: 'out' };
+}

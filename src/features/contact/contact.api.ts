@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import { parse } from '../../web/validate.ts';
+import { contactMessage } from './contact.schemas.ts';
+import type { ContactService } from './contact.service.ts';
+
+// POST /api/contact   {firstName, lastName, email, currentMember, subject, description}
+export function contactApi(contact: ContactService): Router {
+  const router = Router();
+
+  router.post('/contact', async (req, res) => {
+    const saved = await contact.saveMessage(parse(contactMessage, req.body));
+    res.status(201).json({ id: saved.id, message: 'Message Sent Successfully!' });
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
+import type { ContactService } from './contact.service.ts';
+
+// GET  /contact   the form
+// POST /contact   plain-HTML submission: saved, then back to the form with a toast
+export function contactPages(contact: ContactService): Router {
+  const router = Router();
+
+  router.get('/contact', (_req, res) => {
+    res.render('contact/form', { title: 'Contact', values: {} });
+  });
+
+  router.post('/contact', async (req, res) => {
+    const parsed = contactMessage.safeParse(req.body);
+    if (!parsed.success) {
+      const text = parsed.error.issues[0]?.message;
+      const problem = text === CONTACT_MESSAGES.badEmail.text ? CONTACT_MESSAGES.badEmail : CONTACT_MESSAGES.incomplete;
+      res.status(400).render('contact/form', {
+        title: 'Contact',
+        values: req.body ?? {},
+        flash: { ...problem, variant: 'error' },
+      });
+      return;
+    }
+    await contact.saveMessage(parsed.data);
+    req.session.flash = {
+      title: 'Message Sent Successfully!',
+      text: 'Thank you for reaching out. We typically reply within 24 hours.',
+      variant: 'success',
+    };
+    res.redirect(303, '/contact');
+  });
+
+  return router;
+}

@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+
+export interface ReadinessProbe {
+  name: string;
+  check(): Promise<void>;
+}
+
+// GET /healthz   the process is alive
+// GET /readyz    the database and the session store answer
+export function healthRoutes(probes: ReadinessProbe[]): Router {
+  const router = Router();
+
+  router.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      probes.map(async (probe) => {
+        try {
+          await withTimeout(probe.check(), 2000);
+          return [probe.name, 'ok'] as const;
+        } catch {
+          return [probe.name, 'unavailable'] as const;
+        }
+      }),
+    );
+    const ready = results.every(([, state]) => state === 'ok');
+    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+  });
+
+  return router;
+}
+
+// GET /robots.txt, /sitemap.xml
+export function crawlerRoutes(catalog: CatalogService, publicUrl: string | undefined): Router {
+  const router = Router();
+  const origin = (host: string | undefined, protocol: string) => publicUrl?.replace(/\/$/, '') ?? `${protocol}://${host}`;
+
+  router.get('/robots.txt', (req, res) => {
+    const base = origin(req.get('host'), req.protocol);
+    res.type('text/plain').send(
+      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /checkout', 'Disallow: /simple-checkout', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'),
+    );
+  });
+
+  router.get('/sitemap.xml', async (req, res) => {
+    const base = origin(req.get('host'), req.protocol);
+    const books = await catalog.listBooks();
+    const paths = ['/', '/books', '/about', '/contact', '/termsofuse', '/copyrighttrademark', '/privacy', ...books.map((b) => `/books/${b.id}`)];
+    const urls = paths.map((p) => `  <url><loc>${escapeXml(base + p)}</loc></url>`).join('\n');
+    res.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+  });
+
+  return router;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}

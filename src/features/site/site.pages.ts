@@ -1,0 +1,25 @@
+import { Router } from 'express';
+import { formatUsd } from '../../lib/money.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
+
+// GET /                    home
+// GET /about               company story
+// GET /termsofuse, /copyrighttrademark, /privacy   legal pages
+export function sitePages(catalog: CatalogService): Router {
+  const router = Router();
+
+  router.get('/', async (_req, res) => {
+    const featured = await catalog.listBooks({ limit: 4 }).catch(() => []);
+    res.render('pages/home', { featured, freeShippingThreshold: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS) });
+  });
+
+  router.get('/about', (_req, res) => res.render('pages/about', { title: 'About Us' }));
+  router.get('/termsofuse', (_req, res) => res.render('legal/termsofuse', { title: 'Terms of Use' }));
+  router.get('/copyrighttrademark', (_req, res) =>
+    res.render('legal/copyrighttrademark', { title: 'Copyright and Trademark Policy' }),
+  );
+  router.get('/privacy', (_req, res) => res.render('legal/privacy', { title: 'Privacy Policy' }));
+
+  return router;
+}

@@ -1,0 +1,14 @@
+import { BaseModel } from './BaseModel.ts';
+
+export class ContactMessage extends BaseModel {
+  static override tableName = 'contact_messages';
+
+  id!: number;
+  firstName!: string;
+  lastName!: string;
+  email!: string;
+  currentMember!: boolean;
+  subject!: string;
+  description!: string;
+  createdAt!: Date | string;
+}

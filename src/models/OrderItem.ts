@@ -1,0 +1,22 @@
+import { BaseModel } from './BaseModel.ts';
+import { Book } from './Book.ts';
+
+export class OrderItem extends BaseModel {
+  static override tableName = 'order_items';
+
+  id!: number;
+  orderId!: number;
+  bookId!: number;
+  title!: string;
+  quantity!: number;
+  price!: string | number;
+  book?: Book;
+
+  static override relationMappings = () => ({
+    book: {
+      relation: BaseModel.BelongsToOneRelation,
+      modelClass: Book,
+      join: { from: 'order_items.book_id', to: 'books.id' },
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import { BaseModel } from './BaseModel.ts';
+
+export type Role = 'customer' | 'operator';
+
+export class User extends BaseModel {
+  static override tableName = 'users';
+
+  id!: number;
+  email!: string;
+  passwordHash!: string;
+  firstName!: string;
+  lastName!: string;
+  role!: Role;
+  mustChangePassword!: boolean;
+  failedLogins!: number;
+  failedLoginWindowStartedAt!: Date | null;
+  lastResetAt!: Date | null;
+  paymentCustomerId!: string | null;
+  createdAt!: Date | string;
+}

@@ -1,0 +1,62 @@
+import 'dotenv/config';
+import type { Server } from 'node:http';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { connectDb, migrateLatest } from './db.ts';
+import { createLogger } from './log.ts';
+import { loadAssets } from './web/assets.ts';
+import { openSessionStore } from './web/session.ts';
+import { seedCatalogue } from '../seeds/books.ts';
+
+// The only file that connects and listens.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  await migrateLatest(db);
+  if (config.SEED_CATALOGUE) {
+    const seeded = await seedCatalogue(db);
+    if (seeded) log.info({ books: seeded }, 'seeded an empty catalogue');
+  }
+  const sessions = await openSessionStore(config, db);
+  const app = createApp({ config, db, sessions, log, assets: loadAssets() });
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);
+  });
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    await closeServer(server);
+    await sessions.close();
+    await db.destroy();
+    clearTimeout(timer);
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+// Stops accepting connections, lets in-flight requests finish, closes idle keep-alive sockets.
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+  } else {
+    console.error('The shop could not start:', err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+// Typed errors thrown anywhere below the routes and answered once per surface
+// (JSON for /api, a rendered page for HTML) by handleErrors in app.ts.
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Extra fields a JSON answer carries (the failed-login redirect, for one). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(400, message, details);
+  }
+}
+
+export class Unauthorized extends HttpError {
+  constructor(message = 'Please sign in to continue.') {
+    super(401, message);
+  }
+}
+
+export class Forbidden extends HttpError {
+  constructor(message = 'You do not have access to this page.') {
+    super(403, message);
+  }
+}
+
+export class NotFound extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class TooManyRequests extends HttpError {
+  constructor(message = 'Too many attempts. Please wait a few minutes and try again.') {
+    super(429, message);
+  }
+}

@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import type { AccountsService } from '../features/accounts/accounts.service.ts';
+import type { CartService } from '../features/cart/cart.service.ts';
+import { cartBadgeText } from '../features/cart/badge.ts';
+import { csrfToken } from './csrf.ts';
+
+/** What every server-rendered page's layout needs: who is signed in, the cart badge, the flash toast. */
+export function pageLocals(deps: { accounts: AccountsService; carts: CartService }): RequestHandler {
+  return async (req, res, next) => {
+    const session = req.session;
+    const user = session.userId ? await deps.accounts.findSessionUser(session.userId) : undefined;
+    const cartCount = await deps.carts.countItems({ userId: user?.id, cartId: session.cartId });
+    res.locals.user = user ?? null;
+    res.locals.cartCount = cartCount;
+    res.locals.cartBadge = cartBadgeText(cartCount);
+    res.locals.currentPath = req.path;
+    res.locals.csrfToken = () => csrfToken(req);
+    res.locals.flash = session.flash ?? null;
+    if (session.flash) delete session.flash;
+    next();
+  };
+}

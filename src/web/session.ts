@@ -1,0 +1,80 @@
+import session, { type Store } from 'express-session';
+import { RedisStore } from 'connect-redis';
+import { ConnectSessionKnexStore } from 'connect-session-knex';
+import { createClient } from 'redis';
+import type { RequestHandler } from 'express';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Opaque id the islands may see; never the cookie's value. */
+    publicId: string;
+    userId: number;
+    cartId: number;
+    flash: { title: string; text: string; variant: 'success' | 'error' };
+  }
+}
+
+export const SESSION_COOKIE = 'shop.sid';
+
+export interface SessionStore {
+  store: Store;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Redis when REDIS_URL is set (production), otherwise the SQL database's sessions table. */
+export async function openSessionStore(config: Config, db: Db): Promise<SessionStore> {
+  const ttlSeconds = Math.round(config.SESSION_MAX_AGE_DAYS * 86_400);
+  if (config.REDIS_URL) {
+    const client = createClient({ url: config.REDIS_URL });
+    client.on('error', () => {
+      // Reconnects on its own; /readyz reports the outage.
+    });
+    await client.connect();
+    return {
+      store: new RedisStore({ client, prefix: 'shop:sess:', ttl: ttlSeconds }),
+      ping: async () => {
+        await client.ping();
+      },
+      close: async () => {
+        await client.quit();
+      },
+    };
+  }
+  const store = new ConnectSessionKnexStore({
+    knex: db,
+    tableName: 'sessions',
+    createTable: false,
+    cleanupInterval: 15 * 60_000,
+  });
+  return {
+    store,
+    ping: async () => {
+      await db('sessions').select('sid').limit(1);
+    },
+    close: async () => {
+      clearTimeout((store as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
+    },
+  };
+}
+
+export function sessionMiddleware(config: Config, store: Store): RequestHandler {
+  return session({
+    name: SESSION_COOKIE,
+    secret: config.SESSION_SECRET,
+    store,
+    resave: false,
+    // Browsing creates no session: one is stored only once something is put in it.
+    saveUninitialized: false,
+    rolling: false,
+    proxy: config.TRUST_PROXY,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.isProduction ? 'auto' : false,
+      maxAge: config.SESSION_MAX_AGE_DAYS * 86_400_000,
+    },
+  });
+}

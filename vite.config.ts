@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Builds the browser side: one small entry (islands/main.ts) that lazily imports
+// each React island, and the stylesheet. The server reads dist/.vite/manifest.json.
+export default defineConfig({
+  plugins: [react()],
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    manifest: true,
+    emptyOutDir: true,
+    target: 'es2022',
+    rollupOptions: {
+      input: ['islands/main.ts', 'islands/styles.css'],
+    },
+  },
+});
