@@ -25,7 +25,7 @@ export interface SessionStore {
 }
 
 /** Redis when REDIS_URL is set (production), otherwise the SQL database's sessions table. */
-export async function openSessionStore(config: Config, db: Db): Promise<SessionStore> {
+export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:sess:' } = {}): Promise<SessionStore> {
   const ttlSeconds = Math.round(config.SESSION_MAX_AGE_DAYS * 86_400);
   if (config.REDIS_URL) {
     const client = createClient({ url: config.REDIS_URL });
@@ -34,7 +34,7 @@ export async function openSessionStore(config: Config, db: Db): Promise<SessionS
     });
     await client.connect();
     return {
-      store: new RedisStore({ client, prefix: 'shop:sess:', ttl: ttlSeconds }),
+      store: new RedisStore({ client, prefix, ttl: ttlSeconds }),
       ping: async () => {
         await client.ping();
       },

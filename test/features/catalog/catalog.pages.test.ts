@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { Book } from '../../../src/models/Book.ts';
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await buildTestShop();
+});
+afterAll(() => shop.close());
+
+async function setStock(id: number, inStock: number, links: Partial<Pick<Book, 'amazonUrl' | 'amazonKindleUrl'>> = {}) {
+  await Book.query(shop.db).findById(id).patch({ inStock, ...links });
+}
+
+describe('GET /books', () => {
+  it('renders every book as a card linking to its page', async () => {
+    const res = await shop.browser().get('/books').expect(200);
+    expect(res.text).toContain('<h1>Our Books</h1>');
+    const cards = res.text.match(/class="book-card"/g) ?? [];
+    expect(cards.length).toBeGreaterThanOrEqual(12);
+    expect(res.text).toMatch(/href="\/books\/\d+"/);
+  });
+
+  it('creates no session while browsing', async () => {
+    const res = await shop.browser().get('/books').expect(200);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("says 'No books found' when the catalogue is empty", async () => {
+    const empty = await buildTestShop({ seed: false });
+    try {
+      const res = await empty.browser().get('/books').expect(200);
+      expect(res.text).toContain('No books found');
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('shows the error state when the database fails', async () => {
+    const broken = await buildTestShop();
+    try {
+      await broken.db.schema.renameTable('books', 'books_away');
+      const res = await broken.browser().get('/books').expect(503);
+      expect(res.text).toContain('Oops! Something went wrong');
+      expect(res.text).toContain("We couldn't load the books. Please try again later.");
+    } finally {
+      await broken.db.schema.renameTable('books_away', 'books');
+      await broken.close();
+    }
+  });
+});
+
+describe('GET /books/:id', () => {
+  it('shows every element of the book page', async () => {
+    const book = await Book.query(shop.db).findById(1);
+    const res = await shop.browser().get('/books/1').expect(200);
+    const html = res.text;
+    expect(html).toContain('href="/books">Our Books</a>'); // breadcrumb
+    expect(html).toContain(`<h1>${book!.title}</h1>`);
+    expect(html).toContain('About This Book');
+    expect(html).toContain('Add to Cart');
+    expect(html).toContain('data-share');
+    expect(html).toContain('Published by Little Lantern Books');
+    expect(html).toMatch(/(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, 2024/);
+    expect(html).toContain('Recommended Further Readings');
+    const recommended = html.split('Recommended Further Readings')[1]!;
+    expect(recommended.match(/class="book-card"/g)).toHaveLength(3);
+    expect(recommended).not.toContain('href="/books/1"');
+    for (let n = 1; n <= 5; n++) expect(html).toContain(`<option value="${n}">${n}</option>`);
+    expect(html).not.toContain('<option value="6">');
+  });
+
+  it.each([
+    [25, 'In Stock', 'badge-in-stock'],
+    [11, 'In Stock', 'badge-in-stock'],
+    [10, 'Only 10 left', 'badge-low'],
+    [1, 'Only 1 left', 'badge-low'],
+    [0, 'Coming Soon', 'badge-out'],
+  ])('with %i copies shows the badge %s', async (copies, label, cls) => {
+    await setStock(3, copies);
+    const res = await shop.browser().get('/books/3').expect(200);
+    expect(res.text).toContain(`<span class="badge ${cls}">${label}</span>`);
+  });
+
+  it("disables '#coming-soon' buy buttons with their tooltips and links real ones", async () => {
+    await setStock(4, 5, { amazonUrl: '#coming-soon', amazonKindleUrl: '#coming-soon' });
+    let res = await shop.browser().get('/books/4').expect(200);
+    expect(res.text).toContain('aria-disabled="true" data-tooltip="hardcover coming soon"');
+    expect(res.text).toContain('aria-disabled="true" data-tooltip="Kindle ebook coming soon"');
+
+    await setStock(4, 5, { amazonUrl: 'https://www.amazon.com/dp/1234567890', amazonKindleUrl: null });
+    res = await shop.browser().get('/books/4').expect(200);
+    expect(res.text).toContain('href="https://www.amazon.com/dp/1234567890"');
+    expect(res.text).not.toContain('Buy Kindle Ebook');
+  });
+
+  it('carries SEO metadata: description, Open Graph and schema.org JSON-LD', async () => {
+    const res = await shop.browser().get('/books/1').expect(200);
+    expect(res.text).toMatch(/<meta name="description" content="[^"]+">/);
+    expect(res.text).toContain('<meta property="og:type" content="book">');
+    const ld = /<script type="application\/ld\+json">(.+?)<\/script>/s.exec(res.text);
+    const data = JSON.parse(ld![1]!);
+    expect(data['@type']).toEqual(['Book', 'Product']);
+    expect(data.offers.priceCurrency).toBe('USD');
+  });
+
+  it.each(['99999', 'abc', '-1', '1.5'])("answers /books/%s with 'Book Not Found' and 404", async (id) => {
+    const res = await shop.browser().get(`/books/${id}`).expect(404);
+    expect(res.text).toContain('Book Not Found');
+    expect(res.text).toContain('Back to Books');
+  });
+});

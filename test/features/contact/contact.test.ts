@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestShop, csrfTokenFor, formToken, type TestShop } from '../../helpers/app.ts';
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await buildTestShop();
+});
+afterAll(() => shop.close());
+
+const valid = {
+  firstName: 'Maya',
+  lastName: 'Okafor',
+  email: 'maya@example.com',
+  currentMember: 'yes',
+  subject: 'URGENT: wrong book in my parcel',
+  description: 'Order 12 arrived with the wrong title.',
+};
+
+async function messages() {
+  return shop.db('contact_messages').select('*');
+}
+
+describe('contact page', () => {
+  it('shows the form with every field, the URGENT hint and the 24-hour promise', async () => {
+    const res = await shop.browser().get('/contact').expect(200);
+    for (const name of ['firstName', 'lastName', 'email', 'currentMember', 'subject', 'description']) {
+      expect(res.text).toContain(`name="${name}"`);
+    }
+    expect(res.text).toContain('URGENT');
+    expect(res.text).toContain('within 24 hours');
+  });
+
+  it('saves a complete message and answers with the success toast after a redirect', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    const before = (await messages()).length;
+    await agent.post('/contact').type('form').send({ ...valid, _csrf: formToken(page.text) }).expect(303).expect('location', '/contact');
+    const after = await agent.get('/contact').expect(200);
+    expect(after.text).toContain('Message Sent Successfully!');
+    const rows = await messages();
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({ email: 'maya@example.com', subject: valid.subject });
+  });
+
+  it.each([
+    [{ subject: '' }, 'Please Complete All Fields', 'All fields are required to submit your contact request.'],
+    [{ currentMember: undefined }, 'Please Complete All Fields', 'All fields are required to submit your contact request.'],
+    [{ email: 'maya-at-example' }, 'Invalid Email Address', 'Please enter a valid email address.'],
+  ])('refuses %o with the spec message and keeps what was typed', async (change, title, text) => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    const before = (await messages()).length;
+    const res = await agent.post('/contact').type('form').send({ ...valid, ...change, _csrf: formToken(page.text) }).expect(400);
+    expect(res.text).toContain(title);
+    expect(res.text).toContain(text);
+    expect(res.text).toContain('value="Maya"');
+    expect(await messages()).toHaveLength(before);
+  });
+});
+
+describe('POST /api/contact', () => {
+  it('saves a message', async () => {
+    const agent = shop.browser();
+    const token = await csrfTokenFor(agent);
+    const res = await agent.post('/api/contact').set('x-csrf-token', token).send(valid).expect(201);
+    expect(res.body.message).toBe('Message Sent Successfully!');
+  });
+
+  it.each([
+    [{ firstName: '   ' }, 'All fields are required to submit your contact request.'],
+    [{ email: 'nope' }, 'Please enter a valid email address.'],
+    [{ currentMember: 'maybe' }, 'All fields are required to submit your contact request.'],
+    [{ description: 42 }, 'All fields are required to submit your contact request.'],
+  ])('refuses %o with 400 and the spec message', async (change, message) => {
+    const agent = shop.browser();
+    const token = await csrfTokenFor(agent);
+    const res = await agent.post('/api/contact').set('x-csrf-token', token).send({ ...valid, ...change }).expect(400);
+    expect(res.body).toEqual({ message });
+  });
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import supertest from 'supertest';
+import { createApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
+import { createLogger } from '../../src/log.ts';
+import { loadAssets } from '../../src/web/assets.ts';
+import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
+import { seedCatalogue } from '../../seeds/books.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestShop {
+  app: Express;
+  db: Db;
+  config: Config;
+  sessions: SessionStore;
+  database: TestDatabase;
+  /** A supertest agent that keeps cookies, like one browser. */
+  browser(): supertest.Agent;
+  /** The same database and session store behind a freshly built app: a restart. */
+  restart(): Promise<TestShop>;
+  close(): Promise<void>;
+}
+
+export interface TestShopOptions {
+  seed?: boolean;
+  database?: TestDatabase;
+  sessionPrefix?: string;
+}
+
+/** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
+export async function buildTestShop({ seed = true, database, sessionPrefix }: TestShopOptions = {}): Promise<TestShop> {
+  const data = database ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: data.dataDir,
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  await migrateLatest(db);
+  if (seed) await seedCatalogue(db);
+  const prefix = sessionPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
+  const sessions = await openSessionStore(config, db, { prefix });
+  const app = createApp({ config, db, sessions, log: createLogger('silent'), assets: loadAssets() });
+
+  const shop: TestShop = {
+    app,
+    db,
+    config,
+    sessions,
+    database: data,
+    browser: () => supertest.agent(app),
+    restart: async () => {
+      await sessions.close();
+      await db.destroy();
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix });
+    },
+    close: async () => {
+      await sessions.close();
+      await db.destroy();
+      await data.drop();
+    },
+  };
+  return shop;
+}
+
+/** Reads the CSRF token the way the islands do. */
+export async function csrfTokenFor(agent: supertest.Agent): Promise<string> {
+  const res = await agent.get('/api/session').expect(200);
+  return res.body.csrfToken as string;
+}
+
+/** Reads the hidden CSRF field from a server-rendered form. */
+export function formToken(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match?.[1]) throw new Error('page has no CSRF field');
+  return match[1];
+}
