@@ -66,7 +66,6 @@ function button(cx: number, cy: number, r: number, fill: string): string {
   const h = r1(r * 0.28);
   return (
     `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"/>` +
-    `<circle cx="${cx}" cy="${cy}" r="${r1(r * 0.72)}" fill="none" stroke="#000" stroke-opacity=".15" stroke-width="2"/>` +
     `<g fill="#000" fill-opacity=".35"><circle cx="${cx - h}" cy="${cy - h}" r="${r1(r * 0.12)}"/><circle cx="${cx + h}" cy="${cy - h}" r="${r1(r * 0.12)}"/>` +
     `<circle cx="${cx - h}" cy="${cy + h}" r="${r1(r * 0.12)}"/><circle cx="${cx + h}" cy="${cy + h}" r="${r1(r * 0.12)}"/></g>`
   );
@@ -171,7 +170,7 @@ const designs: Record<string, Design> = {
       '<path fill="none" stroke="#f08a24" stroke-width="9" stroke-linecap="round" d="M426 630Q456 626 452 596"/>' +
       '<circle cx="412" cy="570" r="20" fill="#f08a24"/><path fill="#f08a24" d="M396 562L398 540L410 554ZM428 562L426 540L414 554Z"/>' +
       '<g fill="#2b1b12"><circle cx="405" cy="568" r="3"/><circle cx="419" cy="568" r="3"/></g><path d="M409 577l3 3l3-3" fill="none" stroke="#2b1b12" stroke-width="2"/>' +
-      '<g fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round"><path d="M90 420q12-12 24 0q12-12 24 0"/><path d="M480 250q10-10 20 0q10-10 20 0"/></g>',
+      '<g fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round"><path d="M90 420q12-12 24 0q12-12 24 0"/><path d="M470 330q10-10 20 0q10-10 20 0"/></g>',
   },
 
   'a-kite-named-tuesday': {
@@ -183,17 +182,16 @@ const designs: Record<string, Design> = {
     scene: () =>
       '<circle cx="90" cy="330" r="46" fill="#ffd23f"/>' +
       cloud(470, 330, 1, '#ffffff') + cloud(150, 470, 0.8, '#f4fbff') +
-      '<path fill="none" stroke="#173d6b" stroke-width="2.5" d="M390 560Q300 620 250 660T176 694"/>' +
-      '<path fill="none" stroke="#e76f51" stroke-width="3" d="M390 560Q430 620 400 660T430 760"/>' +
+      '<path fill="none" stroke="#e76f51" stroke-width="3" d="M390 560Q430 620 400 660T430 740"/>' +
       '<g fill="#e76f51"><path d="M414 600l-14 -10v20zM414 600l14-10v20z"/></g><g fill="#f2a541"><path d="M404 650l-14-10v20zM404 650l14-10v20z"/></g><g fill="#1f8a70"><path d="M414 705l-14-10v20zM414 705l14-10v20z"/></g>' +
       '<path fill="#e76f51" d="M390 340L390 450L310 450Z"/><path fill="#f2a541" d="M390 340L470 450L390 450Z"/>' +
       '<path fill="#1f8a70" d="M310 450L390 450L390 560Z"/><path fill="#fff8ec" d="M390 450L470 450L390 560Z"/>' +
       '<path d="M390 340V560M310 450H470" stroke="#173d6b" stroke-width="3"/>' +
       '<path fill="#8cc152" d="M0 650Q160 600 320 660T600 640V900H0Z"/><path fill="#6fae3f" d="M0 720Q220 680 420 730T600 720V900H0Z"/>' +
+      '<path fill="none" stroke="#173d6b" stroke-width="2.5" d="M390 560Q300 590 200 652"/>' +
       '<g stroke="#3b2a20" stroke-width="7" stroke-linecap="round"><path d="M162 720l-12 34M178 720l12 34"/></g>' +
+      '<path stroke="#7a4a2a" stroke-width="7" stroke-linecap="round" d="M182 672l16-18M150 672l-14 28"/>' +
       '<path fill="#ffd23f" d="M146 660h40l12 66h-64z"/>' +
-      '<path stroke="#7a4a2a" stroke-width="7" stroke-linecap="round" d="M184 672l-8 20M148 672l-14 28"/>' +
-      '<path stroke="#7a4a2a" stroke-width="7" stroke-linecap="round" d="M186 674l-4 4l-6 14" fill="none"/>' +
       '<circle cx="166" cy="638" r="22" fill="#7a4a2a"/><path fill="#2b1b12" d="M144 634q22-30 44 0q-10-10-22-8q-12-2-22 8z"/>' +
       flower(60, 760, '#fff', '#ffd23f', 0.8) + flower(520, 780, '#ffb3c1', '#fff', 0.8) + flower(280, 800, '#fff', '#ffd23f', 0.7),
   },
@@ -405,19 +403,21 @@ const designs: Record<string, Design> = {
     titleShadow: '#08142b',
     band: '#08142b',
     bandText: '#ffd9a8',
-    scene: () =>
+    scene: (id) =>
       dots(30, 41, [10, 20, 590, 520], '#ffffff', 1.2, 2.6) +
-      '<circle cx="470" cy="340" r="52" fill="#fff3c4"/><circle cx="494" cy="326" r="46" fill="#1c3a68"/>' +
+      `<defs><mask id="${id}-moon"><circle cx="470" cy="340" r="52" fill="#fff"/><circle cx="494" cy="326" r="46" fill="#000"/></mask></defs>` +
+      `<circle cx="470" cy="340" r="52" fill="#fff3c4" mask="url(#${id}-moon)"/>` +
       pine(40, 600, 190, '#0d2f3f') + pine(560, 590, 220, '#0d2f3f') + pine(500, 610, 150, '#163f52') +
       '<path fill="#dbe8f5" d="M0 610Q200 570 360 610T600 600V900H0Z"/>' +
       '<rect x="70" y="470" width="150" height="170" fill="#6b3f5e"/><path fill="#3f2340" d="M56 476L145 400L234 476Z"/>' +
-      '<rect x="112" y="510" width="66" height="70" rx="6" fill="#ffd27a"/><circle cx="145" cy="548" r="14" fill="#4a2c2a"/><path fill="#4a2c2a" d="M125 580q20-30 40 0z"/>' +
-      '<path d="M145 510v70M112 545h66" stroke="#6b3f5e" stroke-width="4"/>' +
+      '<rect x="112" y="510" width="66" height="70" rx="6" fill="#ffd27a"/><path d="M145 510v70M112 545h66" stroke="#e8b85a" stroke-width="3"/>' +
+      '<circle cx="145" cy="550" r="14" fill="#4a2c2a"/><path fill="#4a2c2a" d="M123 580q22-32 44 0z"/>' +
       '<path fill="#eef5fb" d="M0 690Q260 650 600 700V900H0Z"/>' +
-      '<path fill="#e8742a" d="M470 740Q540 730 560 680Q580 630 540 620Q560 660 520 690Q490 700 470 720Z"/>' +
-      '<path fill="#fff" d="M540 620Q566 626 560 660Q548 640 534 632Z"/>' +
-      '<path fill="#e8742a" d="M380 740Q370 640 410 610Q450 640 446 740Z"/>' +
-      '<path fill="#fff8ec" d="M396 740Q400 660 412 644Q424 660 430 740Z"/>' +
+      '<path fill="#e8742a" d="M440 744Q530 750 556 690Q572 646 540 626Q552 672 512 700Q480 716 440 710Z"/>' +
+      '<path fill="#fff8ec" d="M540 626Q572 640 562 676Q552 650 534 640Z"/>' +
+      '<path fill="#e8742a" d="M362 744Q350 650 410 616Q470 650 458 744Z"/>' +
+      '<path fill="#fff8ec" d="M388 744Q392 664 410 644Q428 664 432 744Z"/>' +
+      '<g fill="#c65a1c"><ellipse cx="384" cy="744" rx="20" ry="9"/><ellipse cx="436" cy="744" rx="20" ry="9"/></g>' +
       '<path fill="#e8742a" d="M376 610L388 548L410 580L432 548L444 610Q410 650 376 610Z"/>' +
       '<path fill="#fff8ec" d="M386 614Q410 644 434 614Q424 632 410 640Q396 632 386 614Z"/><circle cx="410" cy="636" r="5" fill="#1b1b2f"/>' +
       '<g fill="#1b1b2f"><circle cx="396" cy="600" r="4"/><circle cx="424" cy="600" r="4"/></g>' +
@@ -533,7 +533,9 @@ const designs: Record<string, Design> = {
 
 /** Greedy word wrap, then pick the largest font size that fits in three lines across the cover. */
 function layoutTitle(title: string): { lines: string[]; size: number } {
-  for (const size of [64, 58, 52, 47, 42, 38]) {
+  // Prefer two lines at a generous size; fall back to three lines, then smaller type.
+  const attempts: Array<[number, number]> = [[64, 2], [58, 2], [64, 3], [58, 3], [52, 3], [47, 3], [42, 3], [38, 3]];
+  for (const [size, maxLines] of attempts) {
     const maxChars = Math.floor(530 / (size * 0.56));
     const lines: string[] = [];
     let line = '';
@@ -547,7 +549,7 @@ function layoutTitle(title: string): { lines: string[]; size: number } {
       }
     }
     if (line) lines.push(line);
-    if (lines.length <= 3 && lines.every((l) => l.length <= maxChars)) return { lines, size };
+    if (lines.length <= maxLines && lines.every((l) => l.length <= maxChars)) return { lines, size };
   }
   throw new Error(`Title too long for a cover: ${title}`);
 }

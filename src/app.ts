@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
 import type { Logger } from './log.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { cartApi } from './features/cart/cart.api.ts';
+import { cartPages } from './features/cart/cart.pages.ts';
 import { createCartService } from './features/cart/cart.service.ts';
 import { catalogApi } from './features/catalog/catalog.api.ts';
 import { catalogPages } from './features/catalog/catalog.pages.ts';
@@ -51,7 +53,7 @@ export function createApp({ config, db, sessions, log, assets }: AppDeps): Expre
   // Defaults for pages rendered before pageLocals runs (an error early in the stack).
   Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '' });
 
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req.headers['x-request-id'] as string) || randomUUID(), autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(requestLog(log));
   app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: false }));
   app.use(staticFiles());
 
@@ -70,6 +72,7 @@ export function createApp({ config, db, sessions, log, assets }: AppDeps): Expre
   api.use(noStore);
   api.use(sessionApi());
   api.use(catalogApi(catalog));
+  api.use(cartApi(carts));
   api.use(contactApi(contact));
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
@@ -77,6 +80,7 @@ export function createApp({ config, db, sessions, log, assets }: AppDeps): Expre
   app.use(pageLocals({ accounts, carts }));
   app.use(sitePages(catalog));
   app.use(catalogPages(catalog, log));
+  app.use(cartPages(carts));
   app.use(contactPages(contact));
 
   app.use(notFound);
@@ -90,6 +94,19 @@ function staticFiles(): RequestHandler {
   router.use('/assets', express.static(path.join(BUILD_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
   router.use(express.static(path.resolve('public'), { maxAge: '1h', index: false }));
   return router;
+}
+
+// One line per request with its id; cookies and bodies are never logged.
+function requestLog(log: Logger): RequestHandler {
+  return pinoHttp({
+    logger: log,
+    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
+    autoLogging: { ignore: (req) => req.url === '/healthz' },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
 }
 
 const noStore: RequestHandler = (_req, res, next) => {

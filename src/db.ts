@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { Model } from 'objection';
+import { Model, knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../migrations/index.ts';
 
 export type Db = Knex;
@@ -15,6 +15,8 @@ export interface DbOptions {
 
 export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }: DbOptions): Knex.Config {
   const migrations = { migrationSource, tableName: 'knex_migrations' };
+  // Columns are snake_case in the database and camelCase everywhere in code, queries included.
+  const mappers = knexSnakeCaseMappers();
   if (databaseUrl) {
     const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
     return {
@@ -33,6 +35,7 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
       },
       pool: { min: 0, max: 10 },
       migrations,
+      ...mappers,
     };
   }
   const filename = sqliteFile === ':memory:' ? ':memory:' : path.join(dataDir, sqliteFile);
@@ -53,6 +56,7 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
       },
     },
     migrations,
+    ...mappers,
   };
 }
 

@@ -1,8 +1,4 @@
-import { Model, snakeCaseMappers } from 'objection';
+import { Model } from 'objection';
 
-// Tables use snake_case columns; code sees camelCase properties.
-export class BaseModel extends Model {
-  static override get columnNameMappers() {
-    return snakeCaseMappers();
-  }
-}
+// The shared base of every model. Column names are mapped snake_case <-> camelCase by knex (db.ts).
+export class BaseModel extends Model {}

@@ -1,0 +1,78 @@
+import { Router, type Request, type Response } from 'express';
+import { formatUsd } from '../../lib/money.ts';
+import { HttpError } from '../../web/errors.ts';
+import { parse } from '../../web/validate.ts';
+import { CART_TOASTS } from './cart.messages.ts';
+import { cartOwner, rememberCart } from './cart.owner.ts';
+import { cartTotalCents, checkoutPath } from './cart.rules.ts';
+import { addToCart, cartBookId, setQuantity } from './cart.schemas.ts';
+import type { CartService } from './cart.service.ts';
+
+// The cart without JavaScript: plain forms that post and redirect back (303).
+// GET  /cart                         the cart page (the drawer's fallback)
+// POST /cart                         add {bookId, quantity} from a book page
+// POST /cart/items/:bookId           set a line's quantity
+// POST /cart/items/:bookId/remove    remove a line
+// POST /cart/clear                   empty the cart
+export function cartPages(carts: CartService): Router {
+  const router = Router();
+
+  router.get('/cart', async (req, res) => {
+    const items = await carts.getItems(cartOwner(req));
+    res.render('cart/show', {
+      title: 'Shopping Cart',
+      items,
+      total: formatUsd(cartTotalCents(items)),
+      checkoutPath: checkoutPath(Boolean(req.session.userId)),
+      formatUsd,
+    });
+  });
+
+  router.post('/cart', async (req, res) => {
+    const bookId = Number(req.body?.bookId);
+    await respond(req, res, Number.isInteger(bookId) && bookId > 0 ? `/books/${bookId}` : '/books', async () => {
+      const input = parse(addToCart, req.body);
+      const change = await carts.addItem(cartOwner(req), input.bookId, input.quantity);
+      rememberCart(req, change.cartId);
+      return CART_TOASTS.addedFromBookPage(change.book.title);
+    });
+  });
+
+  router.post('/cart/items/:bookId', async (req, res) => {
+    await respond(req, res, '/cart', async () => {
+      const bookId = parse(cartBookId, req.params.bookId);
+      await carts.setQuantity(cartOwner(req), bookId, parse(setQuantity, req.body).quantity);
+      return undefined;
+    });
+  });
+
+  router.post('/cart/items/:bookId/remove', async (req, res) => {
+    await respond(req, res, '/cart', async () => {
+      await carts.removeItem(cartOwner(req), parse(cartBookId, req.params.bookId));
+      return CART_TOASTS.removed;
+    });
+  });
+
+  router.post('/cart/clear', async (req, res) => {
+    await respond(req, res, '/cart', async () => {
+      await carts.clear(cartOwner(req));
+      return CART_TOASTS.cleared;
+    });
+  });
+
+  return router;
+}
+
+type Toast = { title: string; text: string } | undefined;
+
+// A refused change (sold out, too many copies) comes back as an error toast on the page.
+async function respond(req: Request, res: Response, back: string, change: () => Promise<Toast>): Promise<void> {
+  try {
+    const toast = await change();
+    if (toast) req.session.flash = { ...toast, variant: 'success' };
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status >= 500) throw err;
+    req.session.flash = { title: 'Error', text: err.message, variant: 'error' };
+  }
+  res.redirect(303, back);
+}

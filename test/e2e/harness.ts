@@ -1,0 +1,292 @@
+// Shared machinery for the browser journeys (test/e2e/*.e2e.ts, run by `npm run test:e2e`).
+//
+// startShop()      the real server (src/server.ts) as a child process on a free port with a fresh
+//                  SQLite database; MariaDB/Redis only when E2E_DATABASE_URL / E2E_REDIS_URL are set.
+// launchBrowser()  Debian's Chromium through playwright-core (CHROMIUM_PATH overrides the path).
+// openPage()       a fresh context + page that records console errors, page errors and CSP violations.
+// screenshot(), expectNoAxeViolations(), phone, desktop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+// ---------------------------------------------------------------------------------------------
+// The shop
+
+export interface Shop {
+  baseUrl: string;
+  /** Everything the server printed so far (LOG_LEVEL=warn, so normally nothing). */
+  output(): string;
+  /** SIGTERM, then waits for a clean exit; throws if the shutdown was not graceful. */
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+export async function startShop({ timeoutMs = 60_000 } = {}): Promise<Shop> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The server sees exactly this configuration, whatever the shell or a developer's .env holds.
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.SESSION_SECRET;
+  delete env.PUBLIC_URL;
+  Object.assign(env, {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    SEED_CATALOGUE: 'true',
+    TRUST_PROXY: 'false',
+    // dotenv/config in server.ts would otherwise load the repo's .env, if any.
+    DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),
+    DOTENV_CONFIG_QUIET: 'true',
+  });
+  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  if (process.env.E2E_REDIS_URL) env.REDIS_URL = process.env.E2E_REDIS_URL;
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-20_000);
+    if (process.env.E2E_VERBOSE) process.stderr.write(`[shop] ${chunk.toString('utf8')}`);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  // If the test process dies first, take the server with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const cleanUp = async () => {
+    process.removeListener('exit', killOnExit);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  try {
+    await waitForHealthy(baseUrl, child, exited, timeoutMs);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    await cleanUp();
+    throw new Error(`${(err as Error).message}\n--- server output ---\n${log || '(none)'}`);
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    baseUrl,
+    output: () => log,
+    stop: () =>
+      (stopping ??= (async () => {
+        const { code, signal } = await stopChild(child, exited);
+        await cleanUp();
+        if (code !== 0) {
+          throw new Error(
+            `the shop did not shut down cleanly on SIGTERM (exit code ${code}, signal ${signal})\n--- server output ---\n${log || '(none)'}`,
+          );
+        }
+      })()),
+  };
+}
+
+async function waitForHealthy(
+  baseUrl: string,
+  child: ChildProcess,
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+  timeoutMs: number,
+): Promise<void> {
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void exited.then((e) => (exit = e));
+  const deadline = Date.now() + timeoutMs;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (exit) throw new Error(`the shop exited during start-up (exit code ${exit.code}, signal ${exit.signal})`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      lastError = `HTTP ${res.status}`;
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`the shop (pid ${child.pid}) did not answer ${baseUrl}/healthz within ${timeoutMs} ms (last: ${lastError})`);
+}
+
+async function stopChild(
+  child: ChildProcess,
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return exited;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Debian's Chromium. playwright-core's launch() gives every browser a fresh, empty profile
+ * (a new temp user-data dir it deletes on close), and every openPage() a fresh context,
+ * so no cookie or cache carries over between tests.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    timeout: 60_000,
+  });
+}
+
+export const phone: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+};
+
+export const desktop: BrowserContextOptions = {
+  viewport: { width: 1280, height: 900 },
+};
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, uncaught page errors and CSP violations seen so far. */
+  problems: string[];
+  /** Fails the test if any problem was recorded (ignoring those `allow` matches). */
+  expectNoProblems(allow?: (problem: string) => boolean): void;
+  close(): Promise<void>;
+}
+
+export async function openPage(browser: Browser, options: BrowserContextOptions = desktop): Promise<OpenedPage> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(30_000);
+  // Chromium also logs CSP violations as console errors; this names the directive explicitly.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+    });
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const where = msg.location();
+    problems.push(`console error on ${page.url()}: ${msg.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+  });
+  page.on('pageerror', (err) => {
+    problems.push(`uncaught error on ${page.url()}: ${err.stack ?? err.message}`);
+  });
+  return {
+    context,
+    page,
+    problems,
+    expectNoProblems(allow = () => false) {
+      const left = problems.filter((p) => !allow(p));
+      if (left.length) throw new Error(`the page reported ${left.length} problem(s):\n  - ${left.join('\n  - ')}`);
+    },
+    close: () => context.close(),
+  };
+}
+
+/**
+ * Runs `journey` on a fresh page and then fails it on any console error, page error or CSP
+ * violation. When the journey itself fails, those problems are appended to its error.
+ */
+export async function withPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  journey: (page: Page, opened: OpenedPage) => Promise<void>,
+  { allow }: { allow?: (problem: string) => boolean } = {},
+): Promise<void> {
+  const opened = await openPage(browser, options);
+  try {
+    try {
+      await journey(opened.page, opened);
+    } catch (err) {
+      const seen = opened.problems.filter((p) => !allow?.(p));
+      if (seen.length && err instanceof Error) {
+        err.message += `\n\nThe page also reported:\n  - ${seen.join('\n  - ')}`;
+      }
+      throw err;
+    }
+    opened.expectNoProblems(allow);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Saves a full-page PNG to test-results/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accessibility
+
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Runs axe-core on the current page and fails with one readable line per offending element. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  if (!results.violations.length) return;
+  const lines: string[] = [];
+  for (const v of results.violations) {
+    lines.push(`${v.id} (${v.impact ?? 'n/a'}): ${v.help} [${v.helpUrl}]`);
+    for (const node of v.nodes) {
+      const target = node.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' | ');
+      const detail = (node.failureSummary ?? '').split('\n').slice(1).join(' ').trim();
+      lines.push(`    ${target}${detail ? `  -- ${detail.slice(0, 240)}` : ''}`);
+    }
+  }
+  throw new Error(`axe found ${results.violations.length} accessibility violation(s) on ${page.url()}:\n  ${lines.join('\n  ')}`);
+}
