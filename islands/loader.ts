@@ -1,26 +1,47 @@
-// Finds [data-island] elements and mounts each island's chunk on demand.
-// Props come from a <script type="application/json"> inside the element.
+// Finds [data-island] elements and mounts each island's chunk on demand. Props come from
+// a <script type="application/json"> inside the element. An island marked
+// data-island-load="interaction" downloads nothing until the visitor reaches for it:
+// pointer or focus starts the download, the click mounts it and asks it to open.
 
-type Mount = (element: HTMLElement, props: unknown) => void;
-type IslandModule = { mount: Mount };
+type IslandModule = { mount(element: HTMLElement, props: Record<string, unknown>): void };
 
-/** Each island's chunk, imported only when a page has it. */
-const registry: Record<string, () => Promise<IslandModule>> = {};
-
-export function registerIsland(name: string, load: () => Promise<IslandModule>): void {
-  registry[name] = load;
-}
+const registry: Record<string, () => Promise<IslandModule>> = {
+  'cart-drawer': () => import('./cart-drawer/mount.tsx') as Promise<IslandModule>,
+};
 
 export function mountIslands(root: ParentNode = document): void {
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const load = registry[element.dataset.island ?? ''];
-    if (!load || element.dataset.mounted) continue;
-    element.dataset.mounted = 'true';
-    void load().then(({ mount }) => mount(element, readProps(element)));
+    if (!load) continue;
+    if (element.dataset.islandLoad === 'interaction') whenReachedFor(element, load);
+    else void mount(element, load, {});
   }
 }
 
-function readProps(element: HTMLElement): unknown {
+function whenReachedFor(element: HTMLElement, load: () => Promise<IslandModule>): void {
+  const preload = () => void load();
+  for (const type of ['pointerenter', 'touchstart', 'focusin'] as const) {
+    element.addEventListener(type, preload, { once: true, passive: true });
+  }
+  element.addEventListener(
+    'click',
+    (event) => {
+      event.preventDefault();
+      void mount(element, load, { openOnMount: true });
+    },
+    { once: true },
+  );
+}
+
+async function mount(element: HTMLElement, load: () => Promise<IslandModule>, extra: Record<string, unknown>): Promise<void> {
+  if (element.dataset.mounted) return;
+  element.dataset.mounted = 'true';
+  const props = { ...readProps(element), ...extra };
+  const { mount } = await load();
+  mount(element, props);
+}
+
+function readProps(element: HTMLElement): Record<string, unknown> {
   const script = element.querySelector<HTMLScriptElement>(':scope > script[type="application/json"]');
-  return script?.textContent ? JSON.parse(script.textContent) : {};
+  return script?.textContent ? (JSON.parse(script.textContent) as Record<string, unknown>) : {};
 }

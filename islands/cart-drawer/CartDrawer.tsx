@@ -1,0 +1,131 @@
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
+import { cartBadgeText } from '../../src/features/cart/badge.ts';
+import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
+import { cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
+import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
+import { showToast } from '../lib/toast.ts';
+import { CartLine } from './CartLine.tsx';
+import { useFocusTrap } from './useFocusTrap.ts';
+
+export interface CartDrawerProps {
+  signedIn: boolean;
+  /** Open as soon as it mounts: the click that loaded the island asked for it. */
+  openOnMount?: boolean;
+}
+
+export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
+  const cart = useSyncExternalStore(subscribe, getCartState);
+  const [open, setOpen] = useState(openOnMount);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const drawerRef = useRef<HTMLDivElement>(null);
+
+  const close = useCallback(() => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  }, []);
+  useFocusTrap(drawerRef, open, close);
+
+  useEffect(() => {
+    if (!open) return;
+    setLoadFailed(false);
+    refreshCart().catch(() => setLoadFailed(true));
+  }, [open]);
+
+  const run = (action: () => Promise<void>, success: { title: string; text: string } | undefined, failure: { title: string; text: string }) =>
+    action().then(
+      () => success && showToast(success),
+      () => showToast({ ...failure, variant: 'error' }),
+    );
+
+  const items = cart.items ?? [];
+  const total = (cartTotalCents(items) / 100).toFixed(2);
+
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="cart-button"
+        data-cart-button
+        aria-label={cartButtonLabel(cart.count)}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        <CartIcon />
+        <span className="cart-badge" data-cart-badge data-count={cart.count} hidden={cart.count === 0}>
+          {cartBadgeText(cart.count)}
+        </span>
+      </button>
+      {open &&
+        createPortal(
+        <>
+          <div className="drawer-backdrop" onClick={close} aria-hidden="true" />
+          <div ref={drawerRef} className="cart-drawer" role="dialog" aria-modal="true" aria-labelledby="cart-drawer-title">
+            <header className="cart-drawer-header">
+              <h2 id="cart-drawer-title">Shopping Cart</h2>
+              <span className="count-badge">{cart.count} item(s)</span>
+              <button type="button" className="drawer-close" aria-label="Close cart" onClick={close}>
+                &times;
+              </button>
+            </header>
+            {loadFailed ? (
+              <p className="drawer-message" role="alert">Failed to fetch cart</p>
+            ) : cart.items === undefined ? (
+              <p className="drawer-message" aria-live="polite">Loading your cart...</p>
+            ) : items.length === 0 ? (
+              <div className="drawer-empty">
+                <p>{CART_EMPTY_TEXT}</p>
+                <a href="/books" role="button" onClick={close}>
+                  Continue Shopping
+                </a>
+              </div>
+            ) : (
+              <>
+                <ul className="cart-lines">
+                  {items.map((item) => (
+                    <CartLine
+                      key={item.id}
+                      item={item}
+                      disabled={cart.pending}
+                      onQuantity={(quantity) =>
+                        quantity < 1
+                          ? run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
+                          : run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
+                      }
+                      onRemove={() => run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
+                    />
+                  ))}
+                </ul>
+                <footer className="cart-drawer-footer">
+                  <p className="cart-total">
+                    <span>Total</span> <strong>${total}</strong>
+                  </p>
+                  <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
+                    Proceed to Checkout
+                  </a>
+                  <button type="button" className="secondary outline" disabled={cart.pending} onClick={() => run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}>
+                    Clear Cart
+                  </button>
+                </footer>
+              </>
+            )}
+          </div>
+        </>,
+          document.body,
+        )}
+    </>
+  );
+}
+
+function CartIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24">
+      <path d="M3 4h2l2.4 10.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 1.9-1.4L21 8H6.2" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+      <circle cx="10" cy="20" r="1.5" fill="currentColor" />
+      <circle cx="17" cy="20" r="1.5" fill="currentColor" />
+    </svg>
+  );
+}

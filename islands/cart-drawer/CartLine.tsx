@@ -1,0 +1,35 @@
+import type { CartItemDto } from '../lib/cart-store.ts';
+
+export interface CartLineProps {
+  item: CartItemDto;
+  /** True while any cart change is pending. */
+  disabled: boolean;
+  onQuantity(quantity: number): void;
+  onRemove(): void;
+}
+
+/** One line with its quantity controls: minus at 1 removes the line. */
+export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps) {
+  const { book, quantity } = item;
+  return (
+    <li className="cart-line">
+      <img src={book.imageUrl ?? '/images/placeholder-cover.svg'} alt="" width={64} height={96} />
+      <div className="cart-line-info">
+        <a href={`/books/${book.id}`}>{book.title}</a>
+        <span className="cart-line-price">${book.price}</span>
+      </div>
+      <div className="quantity-control" role="group" aria-label={`Quantity of ${book.title}`}>
+        <button type="button" className="secondary outline" aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`} disabled={disabled} onClick={() => onQuantity(quantity - 1)}>
+          &minus;
+        </button>
+        <output aria-live="polite">{quantity}</output>
+        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} disabled={disabled || quantity >= book.inStock} onClick={() => onQuantity(quantity + 1)}>
+          +
+        </button>
+      </div>
+      <button type="button" className="remove-line secondary outline" aria-label={`Remove ${book.title} from cart`} disabled={disabled} onClick={onRemove}>
+        Remove
+      </button>
+    </li>
+  );
+}

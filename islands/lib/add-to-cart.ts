@@ -1,0 +1,40 @@
+import { CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
+import { ApiError } from './api.ts';
+import { addToCart } from './cart-store.ts';
+import { showToast } from './toast.ts';
+
+// Add to Cart without a page load: the book page's form (which still posts without
+// JavaScript) and the catalogue cards' buttons (shown only when JavaScript runs).
+export function initAddToCart(): void {
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[data-add-to-cart]')) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const quantity = Number(new FormData(form).get('quantity') ?? 1);
+      void add(form.querySelector('button[type="submit"]'), Number(form.dataset.bookId), quantity, {
+        success: CART_TOASTS.addedFromBookPage(form.dataset.bookTitle ?? 'This book'),
+        failure: CART_TOASTS.addFailedFromBookPage,
+      });
+    });
+  }
+  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-add-to-cart-button]')) {
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      void add(button, Number(button.dataset.bookId), 1, { success: CART_TOASTS.added, failure: CART_TOASTS.addFailed });
+    });
+  }
+}
+
+type Toast = { title: string; text: string };
+
+async function add(button: HTMLButtonElement | null, bookId: number, quantity: number, toasts: { success: Toast; failure: Toast }): Promise<void> {
+  if (button) button.disabled = true;
+  try {
+    await addToCart(bookId, quantity);
+    showToast(toasts.success);
+  } catch (err) {
+    const text = err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : toasts.failure.text;
+    showToast({ title: toasts.failure.title, text, variant: 'error' });
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
