@@ -2,18 +2,22 @@
 // a <script type="application/json"> inside the element. An island marked
 // data-island-load="interaction" downloads nothing until the visitor reaches for it:
 // pointer or focus starts the download, the click mounts it and asks it to open.
+// data-island-load="idle" mounts once the browser has nothing better to do.
 
-type IslandModule = { mount(element: HTMLElement, props: Record<string, unknown>): void };
+type IslandModule = { mount(element: HTMLElement, props: object): void };
 
 const registry: Record<string, () => Promise<IslandModule>> = {
-  'cart-drawer': () => import('./cart-drawer/mount.tsx') as Promise<IslandModule>,
+  'cart-drawer': () => import('./cart-drawer/mount.tsx'),
+  'email-check': () => import('./email-check/mount.tsx'),
 };
 
 export function mountIslands(root: ParentNode = document): void {
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const load = registry[element.dataset.island ?? ''];
     if (!load) continue;
-    if (element.dataset.islandLoad === 'interaction') whenReachedFor(element, load);
+    const when = element.dataset.islandLoad;
+    if (when === 'interaction') whenReachedFor(element, load);
+    else if (when === 'idle') whenIdle(() => void mount(element, load, {}));
     else void mount(element, load, {});
   }
 }
@@ -31,6 +35,11 @@ function whenReachedFor(element: HTMLElement, load: () => Promise<IslandModule>)
     },
     { once: true },
   );
+}
+
+function whenIdle(run: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
 }
 
 async function mount(element: HTMLElement, load: () => Promise<IslandModule>, extra: Record<string, unknown>): Promise<void> {

@@ -2,10 +2,14 @@
 // island on the page is needed (see loader.ts).
 import { mountIslands } from './loader.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
+import { initDialogs } from './lib/dialogs.ts';
 import { initShare } from './lib/share.ts';
+import { initTabs } from './lib/tabs.ts';
 import { initToasts } from './lib/toast.ts';
 
 initToasts();
 initShare();
+initTabs();
+initDialogs();
 initAddToCart();
 mountIslands();

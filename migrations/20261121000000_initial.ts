@@ -9,10 +9,11 @@ export async function up(knex: Knex): Promise<void> {
     t.string('first_name', 100).notNullable();
     t.string('last_name', 100).notNullable().defaultTo('');
     t.string('role', 20).notNullable().defaultTo('customer');
+    // Set after a temporary password is used: the next page asks for a new password.
     t.boolean('must_change_password').notNullable().defaultTo(false);
-    t.integer('failed_logins').notNullable().defaultTo(0);
-    t.dateTime('failed_login_window_started_at').nullable();
-    t.dateTime('last_reset_at').nullable();
+    // One security email of each kind per account per 30 minutes.
+    t.dateTime('temporary_password_sent_at').nullable();
+    t.dateTime('reset_link_sent_at').nullable();
     t.string('payment_customer_id', 255).nullable();
     t.timestamps(true, true);
   });
@@ -100,7 +101,7 @@ export async function up(knex: Knex): Promise<void> {
     t.dateTime('created_at').notNullable().defaultTo(knex.fn.now());
   });
 
-  // Single-use tokens: password-reset links. Only a hash of the token is stored.
+  // Single-use secrets: reset links and temporary passwords. Only a SHA-256 of each is stored.
   await knex.schema.createTable('account_tokens', (t) => {
     t.increments('id').primary();
     t.integer('user_id').unsigned().notNullable().references('users.id').onDelete('CASCADE');
@@ -126,6 +127,14 @@ export async function up(knex: Knex): Promise<void> {
     t.dateTime('created_at').notNullable().defaultTo(knex.fn.now());
   });
 
+  // Fixed-window counters for throttling (sign-in failures per address and per account)
+  // when Redis is not configured. Times are epoch milliseconds.
+  await knex.schema.createTable('throttles', (t) => {
+    t.string('key', 191).primary();
+    t.integer('hits').notNullable();
+    t.bigInteger('window_ends_at').notNullable();
+  });
+
   // The SQL session store's table (connect-session-knex's layout) for the embedded default.
   await knex.schema.createTable('sessions', (t) => {
     t.string('sid', 255).primary();
@@ -137,6 +146,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
     'sessions',
+    'throttles',
     'outbox',
     'account_tokens',
     'contact_messages',

@@ -5,7 +5,15 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
 import type { Logger } from './log.ts';
+import { accountsApi } from './features/accounts/accounts.api.ts';
+import { accountsPages } from './features/accounts/accounts.pages.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { dashboardPages } from './features/accounts/dashboard.pages.ts';
+import { passwordChangeGate } from './features/accounts/password-change-gate.ts';
+import type { Mailer } from './features/mail/mailer.ts';
+import { ordersApi } from './features/orders/orders.api.ts';
+import { createOrdersService } from './features/orders/orders.service.ts';
+import { createCounter } from './web/throttle.ts';
 import { cartApi } from './features/cart/cart.api.ts';
 import { cartPages } from './features/cart/cart.pages.ts';
 import { createCartService } from './features/cart/cart.service.ts';
@@ -34,15 +42,18 @@ export interface AppDeps {
   sessions: SessionStore;
   log: Logger;
   assets: Assets;
+  mailer: Mailer;
 }
 
 const BODY_LIMIT = '16kb';
 
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
-export function createApp({ config, db, sessions, log, assets }: AppDeps): Express {
+export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps): Express {
   const app = express();
+  const counter = createCounter({ db, redis: sessions.redis });
   const catalog = createCatalogService(db);
-  const accounts = createAccountsService(db);
+  const accounts = createAccountsService({ db, mailer, counter, publicUrl: config.publicUrl });
+  const orders = createOrdersService(db);
   const carts = createCartService(db);
   const contact = createContactService(db);
 
@@ -73,12 +84,17 @@ export function createApp({ config, db, sessions, log, assets }: AppDeps): Expre
   api.use(sessionApi());
   api.use(catalogApi(catalog));
   api.use(cartApi(carts));
+  api.use(accountsApi(accounts, carts));
+  api.use(ordersApi(orders));
   api.use(contactApi(contact));
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
 
   app.use(pageLocals({ accounts, carts }));
+  app.use(passwordChangeGate);
   app.use(sitePages(catalog));
+  app.use(accountsPages(accounts, carts));
+  app.use(dashboardPages(accounts, orders));
   app.use(catalogPages(catalog, log));
   app.use(cartPages(carts));
   app.use(contactPages(contact));

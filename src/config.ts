@@ -18,6 +18,8 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_CATALOGUE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -30,6 +32,8 @@ export type Config = Readonly<
     SESSION_SECRET: string;
     isProduction: boolean;
     dataDir: string;
+    /** Absolute base of links in emails: PUBLIC_URL, never a request's Host header. */
+    publicUrl: string;
   }
 >;
 
@@ -44,14 +48,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const values = parsed.data;
   const isProduction = values.NODE_ENV === 'production';
   const dataDir = path.resolve(values.DATA_DIR);
-  if (isProduction && !values.SESSION_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required in production');
+  for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
+    if (isProduction && !values[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: required in production`);
   }
   return Object.freeze({
     ...values,
     SESSION_SECRET: values.SESSION_SECRET ?? localSessionSecret(dataDir),
     isProduction,
     dataDir,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
   });
 }
 

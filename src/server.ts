@@ -6,6 +6,7 @@ import { connectDb, migrateLatest } from './db.ts';
 import { createLogger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
+import { createMailer } from './features/mail/mailer.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 // The only file that connects and listens.
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
     if (seeded) log.info({ books: seeded }, 'seeded an empty catalogue');
   }
   const sessions = await openSessionStore(config, db);
-  const app = createApp({ config, db, sessions, log, assets: loadAssets() });
+  const mailer = createMailer({ db, config, log });
+  mailer.start();
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer });
 
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     await closeServer(server);
+    await mailer.stop();
     await sessions.close();
     await db.destroy();
     clearTimeout(timer);

@@ -2,6 +2,14 @@
 const longUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function longDate(value: Date | string): string {
-  const date = typeof value === 'string' ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value) : value;
-  return longUs.format(date);
+  return longUs.format(toDate(value));
+}
+
+/** SQLite hands DATETIME columns back as text, MySQL as Date objects. */
+export function toDate(value: Date | string | number): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number') return new Date(value);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  // "2026-11-21 10:00:00" from SQLite is UTC.
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 }

@@ -12,9 +12,8 @@ export class User extends BaseModel {
   lastName!: string;
   role!: Role;
   mustChangePassword!: boolean;
-  failedLogins!: number;
-  failedLoginWindowStartedAt!: Date | null;
-  lastResetAt!: Date | null;
+  temporaryPasswordSentAt!: Date | string | null;
+  resetLinkSentAt!: Date | string | null;
   paymentCustomerId!: string | null;
   createdAt!: Date | string;
 }

@@ -3,6 +3,10 @@ import type { AccountsService } from '../features/accounts/accounts.service.ts';
 import type { CartService } from '../features/cart/cart.service.ts';
 import { cartBadgeText } from '../features/cart/badge.ts';
 import { csrfToken } from './csrf.ts';
+import { ACCOUNT_MESSAGES } from '../features/accounts/accounts.messages.ts';
+
+// Signing out destroys the session, so its toast travels in the redirect's query instead.
+const LOGGED_OUT = ACCOUNT_MESSAGES.loggedOut;
 
 /** What every server-rendered page's layout needs: who is signed in, the cart badge, the flash toast. */
 export function pageLocals(deps: { accounts: AccountsService; carts: CartService }): RequestHandler {
@@ -15,7 +19,7 @@ export function pageLocals(deps: { accounts: AccountsService; carts: CartService
     res.locals.cartBadge = cartBadgeText(cartCount);
     res.locals.currentPath = req.path;
     res.locals.csrfToken = () => csrfToken(req);
-    res.locals.flash = session.flash ?? null;
+    res.locals.flash = session.flash ?? (req.query.loggedout === '1' ? { ...LOGGED_OUT, variant: 'success' } : null);
     if (session.flash) delete session.flash;
     next();
   };

@@ -18,8 +18,12 @@ declare module 'express-session' {
 
 export const SESSION_COOKIE = 'shop.sid';
 
+export type RedisClient = ReturnType<typeof createClient>;
+
 export interface SessionStore {
   store: Store;
+  /** The Redis connection when REDIS_URL is set, shared with the throttles. */
+  redis?: RedisClient;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
     await client.connect();
     return {
       store: new RedisStore({ client, prefix, ttl: ttlSeconds }),
+      redis: client,
       ping: async () => {
         await client.ping();
       },

@@ -100,14 +100,26 @@ export async function startShop({ timeoutMs = 60_000 } = {}): Promise<Shop> {
     throw new Error(`${(err as Error).message}\n--- server output ---\n${log || '(none)'}`);
   }
 
+  // A server that goes away before stop() is a failure in itself (a crash, or someone killed it).
+  let stopRequested = false;
+  let diedEarly: string | undefined;
+  void exited.then(({ code, signal }) => {
+    if (!stopRequested) {
+      diedEarly = `the shop (pid ${child.pid}) exited by itself during the tests (exit code ${code}, signal ${signal})`;
+      process.stderr.write(`[e2e] ${diedEarly}\n`);
+    }
+  });
+
   let stopping: Promise<void> | undefined;
   return {
     baseUrl,
     output: () => log,
     stop: () =>
       (stopping ??= (async () => {
+        stopRequested = true;
         const { code, signal } = await stopChild(child, exited);
         await cleanUp();
+        if (diedEarly) throw new Error(`${diedEarly}\n--- server output ---\n${log || '(none)'}`);
         if (code !== 0) {
           throw new Error(
             `the shop did not shut down cleanly on SIGTERM (exit code ${code}, signal ${signal})\n--- server output ---\n${log || '(none)'}`,

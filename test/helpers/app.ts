@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
 import { seedCatalogue } from '../../seeds/books.ts';
+import { createMailer, type Mailer } from '../../src/features/mail/mailer.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestShop {
@@ -15,6 +16,7 @@ export interface TestShop {
   db: Db;
   config: Config;
   sessions: SessionStore;
+  mailer: Mailer;
   database: TestDatabase;
   /** A supertest agent that keeps cookies, like one browser. */
   browser(): supertest.Agent;
@@ -27,10 +29,12 @@ export interface TestShopOptions {
   seed?: boolean;
   database?: TestDatabase;
   sessionPrefix?: string;
+  /** Extra settings, e.g. SMTP_URL pointing at a test SMTP server. */
+  env?: Record<string, string>;
 }
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({ seed = true, database, sessionPrefix, env = {} }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -39,27 +43,33 @@ export async function buildTestShop({ seed = true, database, sessionPrefix }: Te
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
   });
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await migrateLatest(db);
   if (seed) await seedCatalogue(db);
   const prefix = sessionPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
   const sessions = await openSessionStore(config, db, { prefix });
-  const app = createApp({ config, db, sessions, log: createLogger('silent'), assets: loadAssets() });
+  const log = createLogger('silent');
+  // The sender does not run in the background here: tests deliver with mailer.deliverDue().
+  const mailer = createMailer({ db, config, log });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer });
 
   const shop: TestShop = {
     app,
     db,
     config,
     sessions,
+    mailer,
     database: data,
     browser: () => supertest.agent(app),
     restart: async () => {
       await sessions.close();
       await db.destroy();
-      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix });
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env });
     },
     close: async () => {
+      await mailer.stop();
       await sessions.close();
       await db.destroy();
       await data.drop();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../lib/email.ts';
 
 export const CONTACT_MESSAGES = {
   incomplete: { title: 'Please Complete All Fields', text: 'All fields are required to submit your contact request.' },
@@ -11,8 +12,6 @@ const required = (max: number) =>
     .min(1, CONTACT_MESSAGES.incomplete.text)
     .max(max, `Please keep this field under ${max} characters.`);
 
-// The spec's "simple pattern": something@something.something, no spaces.
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const contactMessage = z.object({
   firstName: required(100),

@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { ACCOUNT_MESSAGES as M } from '../../src/features/accounts/accounts.messages.ts';
+import { EMAIL_PATTERN } from '../../src/lib/email.ts';
+import { api } from '../lib/api.ts';
+
+export const EMAIL_CHECK_DEBOUNCE_MS = 1000;
+
+export type EmailCheckState = 'empty' | 'invalid' | 'checking' | 'available' | 'taken' | 'unverified';
+
+const TEXT: Record<EmailCheckState, string> = {
+  empty: '',
+  invalid: M.badEmail,
+  checking: 'Checking...',
+  available: M.emailAvailable,
+  taken: M.emailTaken,
+  unverified: M.emailUnverified,
+};
+
+/**
+ * The sign-up form's live email check (spec section 5). It watches the server-rendered
+ * input named by inputId and says, 1 second after typing stops, whether the address is free.
+ */
+export function EmailCheck({ inputId }: { inputId: string }) {
+  const [email, setEmail] = useState(() => inputValue(inputId));
+  const [state, setState] = useState<EmailCheckState>('empty');
+
+  useEffect(() => {
+    const input = document.getElementById(inputId) as HTMLInputElement | null;
+    const onInput = () => setEmail(input?.value ?? '');
+    input?.addEventListener('input', onInput);
+    return () => input?.removeEventListener('input', onInput);
+  }, [inputId]);
+
+  useEffect(() => {
+    const value = email.trim();
+    if (!value) return setState('empty');
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      if (!EMAIL_PATTERN.test(value)) return setState('invalid');
+      setState('checking');
+      api<{ exists: boolean }>('POST', '/api/check-email', { email: value }).then(
+        ({ exists }) => !cancelled && setState(exists ? 'taken' : 'available'),
+        () => !cancelled && setState('unverified'),
+      );
+    }, EMAIL_CHECK_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [email]);
+
+  useEffect(() => {
+    const input = document.getElementById(inputId);
+    if (state === 'invalid' || state === 'taken') input?.setAttribute('aria-invalid', 'true');
+    else input?.removeAttribute('aria-invalid');
+  }, [inputId, state]);
+
+  return <span className={`email-check email-check-${state}`}>{TEXT[state]}</span>;
+}
+
+function inputValue(id: string): string {
+  return (document.getElementById(id) as HTMLInputElement | null)?.value ?? '';
+}

@@ -1,0 +1,82 @@
+// `npm run budget`: how much of our JavaScript each page executes, gzipped, read from the
+// built assets (run `npm run build` first). Pages are rendered by the real app on a scratch
+// database; each page's budget is checked and the script fails when one is exceeded.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { connectDb, migrateLatest } from '../src/db.ts';
+import { createLogger } from '../src/log.ts';
+import { BUILD_DIR, loadAssets } from '../src/web/assets.ts';
+import { openSessionStore } from '../src/web/session.ts';
+import { seedCatalogue } from '../seeds/books.ts';
+import { createMailer } from '../src/features/mail/mailer.ts';
+
+const BEFORE_INTERACTION_KB = 10;
+const WITH_ISLANDS_KB = 75;
+const PAGES = ['/', '/books', '/books/1', '/about', '/contact', '/termsofuse', '/copyrighttrademark', '/privacy', '/cart', '/login'];
+
+interface Chunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  src?: string;
+}
+
+const manifest = JSON.parse(readFileSync(path.join(BUILD_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, Chunk>;
+const byFile = new Map(Object.entries(manifest).map(([key, chunk]) => [`/${chunk.file}`, key]));
+const gz = (key: string) => gzipSync(readFileSync(path.join(BUILD_DIR, manifest[key]!.file))).length;
+
+/** A chunk and everything it imports statically: what runs when it loads. */
+function closure(key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dep of manifest[key]?.imports ?? []) closure(dep, seen);
+  return seen;
+}
+
+function islandChunk(name: string): string {
+  const key = Object.keys(manifest).find((k) => k.startsWith(`islands/${name}/`) && manifest[k]!.src === k && k.includes('mount'));
+  if (!key) throw new Error(`no built chunk for island ${name}`);
+  return key;
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-budget-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const db = connectDb({ dataDir });
+  await migrateLatest(db);
+  await seedCatalogue(db);
+  const sessions = await openSessionStore(config, db);
+  const log = createLogger('silent');
+  const server = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }) }).listen(0);
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let failed = false;
+  console.log(`| page | before interaction (KB gz) | with its islands open (KB gz) | islands |`);
+  console.log(`|---|---|---|---|`);
+  for (const page of PAGES) {
+    const html = await (await fetch(base + page)).text();
+    const entries = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => byFile.get(m[1]!)!);
+    const islands = [...new Set([...html.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]!))];
+    const before = new Set(entries.flatMap((e) => [...closure(e)]));
+    const after = new Set([...before, ...islands.flatMap((i) => [...closure(islandChunk(i))])]);
+    const beforeBytes = [...before].reduce((sum, k) => sum + gz(k), 0);
+    const afterBytes = [...after].reduce((sum, k) => sum + gz(k), 0);
+    const over = beforeBytes > BEFORE_INTERACTION_KB * 1024 || afterBytes > WITH_ISLANDS_KB * 1024;
+    failed ||= over;
+    console.log(`| ${page} | ${kb(beforeBytes)} | ${kb(afterBytes)} | ${islands.join(', ') || '-'}${over ? ' OVER BUDGET' : ''} |`);
+  }
+  console.log(`\nBudgets: ${BEFORE_INTERACTION_KB} KB before any interaction, ${WITH_ISLANDS_KB} KB with the page's islands open.`);
+  server.close();
+  await sessions.close();
+  await db.destroy();
+  if (failed) process.exit(1);
+}
+
+await main();

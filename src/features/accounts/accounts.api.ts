@@ -1,0 +1,68 @@
+import { Router } from 'express';
+import { clientAddress, requireUser } from '../../web/auth.ts';
+import { Unauthorized } from '../../web/errors.ts';
+import { parse } from '../../web/validate.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
+import { checkEmailInput, loginInput, passwordChangeInput, profileInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
+import type { AccountsService } from './accounts.service.ts';
+import { endUserSession, startUserSession } from './sign-in.ts';
+import { csrfToken } from '../../web/csrf.ts';
+
+// GET  /api/auth/user             the signed-in user (401 for visitors)
+// POST /api/auth/login            {email, password}
+// POST /api/auth/signup           {email, password, firstName, lastName}
+// POST /api/auth/reset-password   {email}
+// PUT  /api/auth/profile          {firstName, lastName}
+// PUT  /api/auth/password         {currentPassword, newPassword}
+// POST /api/auth/logout
+// POST /api/check-email           {email} -> {exists}
+export function accountsApi(accounts: AccountsService, carts: CartService): Router {
+  const router = Router();
+
+  router.get('/auth/user', async (req, res) => {
+    const user = req.session.userId ? await accounts.getUser(req.session.userId) : undefined;
+    if (!user) throw new Unauthorized('Not signed in');
+    res.json(user);
+  });
+
+  router.post('/auth/login', async (req, res) => {
+    const input = parse(loginInput, req.body);
+    const { user, mustChangePassword } = await accounts.signIn({ ...input, client: clientAddress(req) });
+    await startUserSession(req, user.id, carts);
+    res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : '/dashboard', csrfToken: csrfToken(req) });
+  });
+
+  router.post('/auth/signup', async (req, res) => {
+    const user = await accounts.signup(parse(signupInput, req.body));
+    await startUserSession(req, user.id, carts);
+    res.status(201).json({ user, csrfToken: csrfToken(req) });
+  });
+
+  router.post('/auth/reset-password', async (req, res) => {
+    const { email } = parse(resetRequestInput, req.body);
+    await accounts.requestReset({ email, client: clientAddress(req) });
+    res.json({ message: M.resetSent.text });
+  });
+
+  router.put('/auth/profile', requireUser, async (req, res) => {
+    res.json(await accounts.updateProfile(req.session.userId!, parse(profileInput, req.body)));
+  });
+
+  router.put('/auth/password', requireUser, async (req, res) => {
+    await accounts.changePassword(req.session.userId!, parse(passwordChangeInput, req.body));
+    res.json({ message: M.passwordChanged.title });
+  });
+
+  router.post('/auth/logout', async (req, res) => {
+    await endUserSession(req, res);
+    res.json({ message: M.loggedOut.title });
+  });
+
+  router.post('/check-email', async (req, res) => {
+    const { email } = parse(checkEmailInput, req.body);
+    res.json({ exists: await accounts.emailExists(email, clientAddress(req)) });
+  });
+
+  return router;
+}

@@ -1,0 +1,39 @@
+// Words of spec sections 5 and 8, exactly as parents see them.
+export const ACCOUNT_MESSAGES = {
+  missingLogin: { title: 'Missing Information', text: 'Please fill in all fields' },
+  loginFailed: { title: 'Login Failed', text: 'Invalid email or password' },
+  welcomeBack: { title: 'Welcome back!', text: 'You are now signed in.' },
+  signupMissing: 'Please fill in all required fields',
+  badEmail: 'Please enter a valid email address',
+  emailTaken: 'This email is already registered. Please use a different email or sign in.',
+  emailAvailable: 'Email is available!',
+  emailUnverified: 'Unable to verify email. Please try again.',
+  passwordsDiffer: 'Passwords do not match',
+  passwordTooShort: 'Password must be at least 6 characters long',
+  signupFailed: { title: 'Signup Failed', text: 'Could not create account' },
+  accountCreated: { title: 'Account Created!', text: 'Welcome to Little Lantern Books.' },
+  resetMissing: 'Please enter your email address',
+  resetFailed: { title: 'Reset Failed', text: 'Could not process password reset' },
+  resetSent: {
+    title: 'Password Reset Sent',
+    text: 'If an account exists for that email, a reset link is on its way. It can take 5-10 minutes to arrive; please wait 30 minutes before asking for another.',
+  },
+  firstNameRequired: 'First name is required.',
+  profileUpdated: { title: 'Profile Updated', text: 'Your details have been saved.' },
+  updateFailed: { title: 'Update Failed', text: 'Failed to update profile' },
+  newPasswordsDiffer: 'New passwords do not match.',
+  passwordChanged: { title: 'Password Changed', text: 'Your password has been updated.' },
+  passwordChangeFailed: { title: 'Password Change Failed', text: 'Failed to change password' },
+  currentPasswordWrong: 'Your current password is not correct.',
+  loggedOut: { title: 'Logged Out', text: 'See you again soon!' },
+  logoutFailed: 'Failed to log out',
+  accessDenied: { title: 'Access Denied', text: 'Please log in to access your dashboard.' },
+  resetLinkInvalid: 'This reset link has expired or was already used. Please ask for a new one.',
+  temporaryExpired: 'Your temporary password has expired. Please use "Forgot password?" to get a reset link.',
+  tooManyAttempts: 'Too many attempts from your network. Please wait a few minutes and try again.',
+} as const;
+
+/** The login error's marker: the caller should go to the failed-login screen (spec section 8). */
+export const FAILED_LOGIN_MARKER = 'REDIRECT_TO_FAILED_LOGIN';
+export const FAILED_LOGIN_URL = '/failedlogin';
+export const MIN_PASSWORD_LENGTH = 6;

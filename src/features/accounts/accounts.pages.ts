@@ -1,0 +1,142 @@
+import { Router, type Response } from 'express';
+import type { z } from 'zod';
+import { clientAddress } from '../../web/auth.ts';
+import { HttpError } from '../../web/errors.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
+import type { AccountsService } from './accounts.service.ts';
+import { endUserSession, startUserSession } from './sign-in.ts';
+
+// GET  /login                       Sign In and Create Account tabs
+// POST /login, /signup              the two forms
+// GET  /reset-password              forgot password (the dialog's page without JavaScript)
+// POST /reset-password              mail a reset link
+// GET  /reset-password/:token       choose a new password from a mailed link
+// POST /reset-password/:token
+// GET  /change-password             after a temporary password: choose a new one
+// POST /change-password
+// GET  /failedlogin                 Account Security Alert
+// POST /logout
+export function accountsPages(accounts: AccountsService, carts: CartService): Router {
+  const router = Router();
+
+  router.get('/login', (req, res) => {
+    if (req.session.userId) return res.redirect(303, '/dashboard');
+    renderLogin(res, req.query.tab === 'signup' ? 'signup' : 'signin');
+  });
+
+  router.post('/login', async (req, res) => {
+    const input = loginInput.safeParse(req.body);
+    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { ...M.missingLogin });
+    try {
+      const { user, mustChangePassword } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
+      await startUserSession(req, user.id, carts);
+      req.session.flash = { ...M.welcomeBack, variant: 'success' };
+      res.redirect(303, mustChangePassword ? '/change-password' : '/dashboard');
+    } catch (err) {
+      if (err instanceof HttpError && err.message === FAILED_LOGIN_MARKER) return res.redirect(303, FAILED_LOGIN_URL);
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      renderLogin(res.status(err.status), 'signin', { email: input.data.email }, { title: M.loginFailed.title, text: err.message });
+    }
+  });
+
+  router.post('/signup', async (req, res) => {
+    const values = { email: req.body?.email, firstName: req.body?.firstName, lastName: req.body?.lastName };
+    const input = signupInput.safeParse(req.body);
+    if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
+    try {
+      const user = await accounts.signup(input.data);
+      await startUserSession(req, user.id, carts);
+      req.session.flash = { ...M.accountCreated, variant: 'success' };
+      res.redirect(303, '/dashboard');
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      renderLogin(res.status(err.status), 'signup', values, { title: M.signupFailed.title, text: err.message });
+    }
+  });
+
+  router.get('/reset-password', (_req, res) => res.render('accounts/reset-request', { title: 'Reset your password', values: {} }));
+
+  router.post('/reset-password', async (req, res) => {
+    const input = resetRequestInput.safeParse(req.body);
+    if (!input.success) {
+      return res.status(400).render('accounts/reset-request', { title: 'Reset your password', values: {}, flash: { title: M.resetFailed.title, text: M.resetMissing, variant: 'error' } });
+    }
+    try {
+      await accounts.requestReset({ email: input.data.email, client: clientAddress(req) });
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      return res.status(err.status).render('accounts/reset-request', { title: 'Reset your password', values: input.data, flash: { title: M.resetFailed.title, text: err.message, variant: 'error' } });
+    }
+    req.session.flash = { ...M.resetSent, variant: 'success' };
+    res.redirect(303, '/login');
+  });
+
+  router.get('/reset-password/:token', async (req, res) => {
+    const valid = await accounts.isResetLinkValid(req.params.token);
+    res.status(valid ? 200 : 400).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, linkInvalid: !valid, minLength: MIN_PASSWORD_LENGTH });
+  });
+
+  router.post('/reset-password/:token', async (req, res) => {
+    const input = passwordChangeInput.safeParse({ newPassword: req.body?.newPassword, confirmPassword: req.body?.confirmPassword ?? '' });
+    const render = (status: number, text: string) =>
+      res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
+    if (!input.success) return render(400, firstMessage(input.error));
+    try {
+      const user = await accounts.resetWithLink(req.params.token, input.data.newPassword);
+      await startUserSession(req, user.id, carts);
+      req.session.flash = { ...M.passwordChanged, variant: 'success' };
+      res.redirect(303, '/dashboard');
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      render(err.status, err.message);
+    }
+  });
+
+  router.get('/change-password', (req, res) => {
+    if (!req.session.userId) return res.redirect(303, '/login');
+    res.render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH });
+  });
+
+  router.post('/change-password', async (req, res) => {
+    if (!req.session.userId) return res.redirect(303, '/login');
+    const input = passwordChangeInput.safeParse({ newPassword: req.body?.newPassword, confirmPassword: req.body?.confirmPassword ?? '' });
+    const render = (status: number, text: string) =>
+      res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
+    if (!input.success) return render(400, firstMessage(input.error));
+    try {
+      await accounts.changePassword(req.session.userId, input.data);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      return render(err.status, err.message);
+    }
+    req.session.flash = { ...M.passwordChanged, variant: 'success' };
+    res.redirect(303, '/dashboard');
+  });
+
+  router.get('/failedlogin', (_req, res) => res.render('accounts/failedlogin', { title: 'Account Security Alert' }));
+
+  router.post('/logout', async (req, res) => {
+    await endUserSession(req, res);
+    res.redirect(303, '/?loggedout=1');
+  });
+
+  return router;
+}
+
+function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<string, unknown> = {}, error?: { title: string; text: string }): void {
+  res.render('accounts/login', {
+    title: tab === 'signup' ? 'Create Account' : 'Sign In',
+    tab,
+    values,
+    error: error?.text,
+    flash: error ? { ...error, variant: 'error' } : res.locals.flash,
+    minLength: MIN_PASSWORD_LENGTH,
+  });
+}
+
+function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'Please check the form.';
+}
+

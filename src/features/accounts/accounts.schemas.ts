@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../lib/email.ts';
+import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+
+// Fields arrive from HTML forms and JSON alike; a missing one reads as empty, so the
+// rules below can answer with the spec's own words, checked in the spec's order.
+const text = (max: number) => z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, `Please keep this under ${max} characters.`));
+const secret = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().max(200, 'Password must be at most 200 characters long'));
+const email = text(254).transform((v) => v.toLowerCase());
+
+function first(ctx: z.RefinementCtx, rules: Array<[boolean, string]>): void {
+  const broken = rules.find(([bad]) => bad);
+  if (broken) ctx.addIssue({ code: 'custom', message: broken[1] });
+}
+
+export const loginInput = z.object({ email, password: secret }).superRefine((v, ctx) => first(ctx, [[!v.email || !v.password, M.missingLogin.text]]));
+
+export const signupInput = z
+  .object({ email, password: secret, confirmPassword: secret.optional(), firstName: text(100), lastName: text(100) })
+  .superRefine((v, ctx) =>
+    first(ctx, [
+      [!v.email || !v.password || !v.firstName, M.signupMissing],
+      [!EMAIL_PATTERN.test(v.email), M.badEmail],
+      [v.confirmPassword !== undefined && v.confirmPassword !== v.password, M.passwordsDiffer],
+      [v.password.length < MIN_PASSWORD_LENGTH, M.passwordTooShort],
+    ]),
+  );
+
+export const resetRequestInput = z.object({ email }).superRefine((v, ctx) => first(ctx, [[!v.email, M.resetMissing]]));
+
+export const checkEmailInput = z.object({ email }).superRefine((v, ctx) => first(ctx, [[!EMAIL_PATTERN.test(v.email), M.badEmail]]));
+
+export const profileInput = z.object({ firstName: text(100), lastName: text(100) }).superRefine((v, ctx) => first(ctx, [[!v.firstName, M.firstNameRequired]]));
+
+/** Change password; currentPassword may be absent only when a temporary password was just used. */
+export const passwordChangeInput = z
+  .object({ currentPassword: secret.optional(), newPassword: secret, confirmPassword: secret.optional() })
+  .superRefine((v, ctx) =>
+    first(ctx, [
+      [!v.newPassword, M.missingLogin.text],
+      [v.confirmPassword !== undefined && v.confirmPassword !== v.newPassword, M.newPasswordsDiffer],
+      [v.newPassword.length < MIN_PASSWORD_LENGTH, M.passwordTooShort],
+    ]),
+  );
+
+export type SignupInput = z.infer<typeof signupInput>;
+export type PasswordChangeInput = z.infer<typeof passwordChangeInput>;

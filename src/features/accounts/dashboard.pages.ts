@@ -1,0 +1,74 @@
+import { Router, type RequestHandler } from 'express';
+import { HttpError } from '../../web/errors.ts';
+import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import type { OrdersService } from '../orders/orders.service.ts';
+import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
+import type { AccountsService } from './accounts.service.ts';
+
+const TABS = ['profile', 'orders', 'settings'] as const;
+type Tab = (typeof TABS)[number];
+
+// GET  /dashboard?tab=profile|orders|settings[&edit=1]
+// POST /dashboard/profile    save first and last name
+// POST /dashboard/password   change the password
+export function dashboardPages(accounts: AccountsService, orders: OrdersService): Router {
+  const router = Router();
+  router.use('/dashboard', signedInOnly);
+
+  router.get('/dashboard', async (req, res) => {
+    const tab = TABS.includes(req.query.tab as Tab) ? (req.query.tab as Tab) : 'profile';
+    await renderDashboard(res, tab, { editing: req.query.edit === '1' });
+  });
+
+  router.post('/dashboard/profile', async (req, res) => {
+    const input = profileInput.safeParse(req.body);
+    if (!input.success) {
+      return renderDashboard(res.status(400), 'profile', { editing: true, values: req.body, flash: { ...M.updateFailed, text: input.error.issues[0]!.message } });
+    }
+    await accounts.updateProfile(req.session.userId!, input.data);
+    req.session.flash = { ...M.profileUpdated, variant: 'success' };
+    res.redirect(303, '/dashboard?tab=profile');
+  });
+
+  router.post('/dashboard/password', async (req, res) => {
+    const input = passwordChangeInput.safeParse({ ...req.body, currentPassword: req.body?.currentPassword ?? '' });
+    const failed = (status: number, text: string) => renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
+    if (!input.success) return failed(400, input.error.issues[0]!.message);
+    try {
+      await accounts.changePassword(req.session.userId!, input.data);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      return failed(err.status, err.message);
+    }
+    req.session.flash = { ...M.passwordChanged, variant: 'success' };
+    res.redirect(303, '/dashboard?tab=settings');
+  });
+
+  async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {
+    const userId = res.req.session.userId!;
+    const [user, orderList] = await Promise.all([accounts.getUser(userId), orders.listOrders(userId)]);
+    res.render('dashboard/show', {
+      title: 'My Dashboard',
+      tab,
+      profile: user,
+      orders: orderList.map((order) => {
+        const status = displayStatus(order.status);
+        return { ...order, displayStatus: status, statusLabel: statusLabel(status), statusTone: statusTone(status) };
+      }),
+      minLength: MIN_PASSWORD_LENGTH,
+      values: {},
+      ...extra,
+      ...(extra.flash ? { flash: { ...(extra.flash as object), variant: 'error' } } : {}),
+    });
+  }
+
+  return router;
+}
+
+/** Visitors are sent to /login with 'Access Denied' (spec section 2). */
+const signedInOnly: RequestHandler = (req, res, next) => {
+  if (req.session.userId) return next();
+  req.session.flash = { ...M.accessDenied, variant: 'error' };
+  res.redirect(303, '/login');
+};

@@ -1,0 +1,27 @@
+import { toDate } from '../../lib/dates.ts';
+
+// How sign-in failures, temporary passwords and reset links are bounded (DESIGN.md, "Lockout").
+export const LOCKOUT = {
+  /** Consecutive failures on one account within the window that secure it. */
+  accountFailures: 5,
+  accountWindowMs: 15 * 60_000,
+  /** Failures from one client address, across accounts, before it is refused (429). */
+  clientFailures: 20,
+  clientWindowMs: 15 * 60_000,
+  /** Reset requests from one client address per window. */
+  resetClientRequests: 10,
+  resetClientWindowMs: 60 * 60_000,
+  /** Live email checks from one client address per window. */
+  checkEmailRequests: 60,
+  checkEmailWindowMs: 10 * 60_000,
+  /** One security email of each kind per account per interval. */
+  mailIntervalMs: 30 * 60_000,
+  temporaryPasswordLifetimeMs: 24 * 60 * 60_000,
+  resetLinkLifetimeMs: 60 * 60_000,
+} as const;
+
+/** Whether another security email may go to an account whose last one was sent at `lastSentAt`. */
+export function mayMailAgain(lastSentAt: Date | string | number | null | undefined, now: Date): boolean {
+  if (lastSentAt === null || lastSentAt === undefined) return true;
+  return now.getTime() - toDate(lastSentAt).getTime() >= LOCKOUT.mailIntervalMs;
+}

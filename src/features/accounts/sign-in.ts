@@ -1,0 +1,17 @@
+import type { Request, Response } from 'express';
+import { SESSION_COOKIE } from '../../web/session.ts';
+import { destroySession, regenerateSession } from '../../web/auth.ts';
+import type { CartService } from '../cart/cart.service.ts';
+
+/** Starts a signed-in session: a new session id, and the visitor's cart joins the account's. */
+export async function startUserSession(req: Request, userId: number, carts: CartService): Promise<void> {
+  const visitorCartId = req.session.cartId;
+  await regenerateSession(req);
+  req.session.userId = userId;
+  await carts.mergeIntoAccount(visitorCartId, userId);
+}
+
+export async function endUserSession(req: Request, res: Response): Promise<void> {
+  await destroySession(req);
+  res.clearCookie(SESSION_COOKIE, { path: '/' });
+}

@@ -1,0 +1,36 @@
+import type { MailTemplate } from './mailer.ts';
+
+/** The subject line of each message, built from the same data as its body. */
+export const subjects: { readonly [T in MailTemplate]: (data: Record<string, unknown>) => string } = {
+  welcome: () => 'Welcome to Little Lantern Books',
+  'temporary-password': () => 'Your temporary password',
+  'reset-link': () => 'Reset your Little Lantern Books password',
+  'password-changed': () => 'Your password was changed',
+  'order-confirmation': (d) => `Your order #${String(d.orderId)} is confirmed`,
+  'order-refunded': (d) => `About your order #${String(d.orderId)}: refunded`,
+  'contact-received': () => 'We received your message',
+};
+
+/** The data each template needs; enqueue refuses a request that lacks one (a programming error). */
+export const requiredData: { readonly [T in MailTemplate]: readonly string[] } = {
+  welcome: ['firstName'],
+  'temporary-password': ['firstName', 'temporaryPassword', 'loginUrl', 'expiresInHours'],
+  'reset-link': ['firstName', 'resetUrl', 'expiresInMinutes'],
+  'password-changed': ['firstName', 'contactUrl'],
+  'order-confirmation': [
+    'firstName',
+    'orderId',
+    'items',
+    'subtotal',
+    'shipping',
+    'handling',
+    'tax',
+    'total',
+    'shippingAddress',
+    'city',
+    'zipCode',
+    'orderUrl',
+  ],
+  'order-refunded': ['firstName', 'orderId', 'total', 'reason'],
+  'contact-received': ['firstName', 'subject'],
+};

@@ -1,0 +1,25 @@
+// Order display status (spec section 4): the payment provider's status wins unless it says
+// there is no payment intent or the provider could not be asked.
+
+export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
+
+const KNOWN = ['succeeded', 'processing', 'requires_payment_method', 'requires_confirmation', 'requires_action', 'canceled', 'failed', 'delivered', 'shipped', 'pending'];
+
+export function displayStatus(orderStatus: string, providerStatus?: string | null): string {
+  const status = providerStatus && providerStatus !== 'no_payment_intent' && providerStatus !== 'stripe_error' ? providerStatus : orderStatus;
+  return KNOWN.includes(status) ? status : 'pending';
+}
+
+export function statusTone(status: string): StatusTone {
+  if (status === 'succeeded' || status === 'delivered') return 'green';
+  if (status === 'processing' || status === 'shipped') return 'blue';
+  if (status.startsWith('requires_')) return 'yellow';
+  if (status === 'canceled' || status === 'failed') return 'red';
+  return 'grey';
+}
+
+/** "requires_payment_method" -> "Requires payment method". */
+export function statusLabel(status: string): string {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { MailTemplate } from '../../../src/features/mail/mailer.ts';
+import { createMailRenderer, mailTemplates } from '../../../src/features/mail/templates.ts';
+
+const renderer = createMailRenderer({ baseUrl: 'https://shop.example.com', cache: false });
+
+/** Sample data for each template and what its message must show (in both parts). */
+const samples: Record<MailTemplate, { data: Record<string, unknown>; subject: string; shows: string[] }> = {
+  welcome: {
+    data: { firstName: 'Maya' },
+    subject: 'Welcome to Little Lantern Books',
+    shows: ['Maya', 'https://shop.example.com/'],
+  },
+  'temporary-password': {
+    data: { firstName: 'Sam', temporaryPassword: 'tq7-Lm2-Xp9', loginUrl: 'https://shop.example.com/login', expiresInHours: 24 },
+    subject: 'Your temporary password',
+    shows: ['Sam', 'tq7-Lm2-Xp9', 'https://shop.example.com/login', '24 hours'],
+  },
+  'reset-link': {
+    data: { firstName: 'Lee', resetUrl: 'https://shop.example.com/reset-password/s3cr3t', expiresInMinutes: 30 },
+    subject: 'Reset your Little Lantern Books password',
+    shows: ['Lee', 'https://shop.example.com/reset-password/s3cr3t', '30 minutes'],
+  },
+  'password-changed': {
+    data: { firstName: 'Ana', contactUrl: 'https://shop.example.com/contact' },
+    subject: 'Your password was changed',
+    shows: ['Ana', 'https://shop.example.com/contact'],
+  },
+  'order-confirmation': {
+    data: {
+      firstName: 'Ruth',
+      orderId: 42,
+      items: [
+        { title: 'The Lantern in the Wood', quantity: 2, price: '12.99' },
+        { title: 'Owl Goes to Sea', quantity: 1, price: '9.50' },
+      ],
+      subtotal: '35.48',
+      shipping: '4.99',
+      handling: '1.00',
+      tax: '2.84',
+      total: '44.31',
+      shippingAddress: '12 Maple Lane',
+      city: 'Portland',
+      zipCode: '97201',
+      orderUrl: '/orders/42',
+    },
+    subject: 'Your order #42 is confirmed',
+    shows: [
+      'Ruth',
+      '#42',
+      'The Lantern in the Wood',
+      'Owl Goes to Sea',
+      '$12.99',
+      '$9.50',
+      '$35.48',
+      '$4.99',
+      '$1.00',
+      '$2.84',
+      '$44.31',
+      '12 Maple Lane',
+      'Portland',
+      '97201',
+      'https://shop.example.com/orders/42',
+    ],
+  },
+  'order-refunded': {
+    data: { firstName: 'Omar', orderId: 17, total: '23.98', reason: 'The book is out of print' },
+    subject: 'About your order #17: refunded',
+    shows: ['Omar', '#17', '$23.98', 'The book is out of print'],
+  },
+  'contact-received': {
+    data: { firstName: 'Ivy', subject: 'Do you ship to Canada?' },
+    subject: 'We received your message',
+    shows: ['Ivy', 'Do you ship to Canada?'],
+  },
+};
+
+describe('mail templates', () => {
+  it('has a sample for every template', () => {
+    expect(Object.keys(samples).sort()).toEqual([...mailTemplates].sort());
+  });
+
+  describe.each(mailTemplates)('%s', (template) => {
+    const sample = samples[template];
+    const mail = renderer.render(template, sample.data);
+
+    it('has its subject', () => {
+      expect(mail.subject).toBe(sample.subject);
+    });
+
+    it('shows its data in the text and the HTML part', () => {
+      for (const value of sample.shows) {
+        expect(mail.text).toContain(value);
+        expect(mail.html).toContain(value);
+      }
+    });
+
+    it('ends with the shop name and says it is automated', () => {
+      for (const part of [mail.text, mail.html]) {
+        expect(part).toContain('Little Lantern Books');
+        expect(part).toContain('This is an automated message.');
+      }
+      expect(mail.text.trimEnd().split('\n').at(-1)).toContain('automated message');
+      expect(mail.text).not.toMatch(/undefined|\[object Object\]/);
+      expect(mail.html).not.toMatch(/undefined|\[object Object\]/);
+    });
+
+    it('is a complete HTML document in the brand colours with only absolute links', () => {
+      expect(mail.html).toMatch(/^<!DOCTYPE html>/);
+      expect(mail.html).toContain('</html>');
+      expect(mail.html).toContain(`<title>${mail.subject.replace(/&/g, '&amp;')}</title>`);
+      for (const colour of ['#1f5f5b', '#f2a541', '#fff8ec']) expect(mail.html).toContain(colour);
+      const hrefs = [...mail.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+      expect(hrefs.length).toBeGreaterThan(0);
+      for (const href of hrefs) expect(href).toMatch(/^https:\/\/shop\.example\.com\//);
+    });
+  });
+
+  it('escapes data in the HTML part but not in the text part', () => {
+    const mail = renderer.render('contact-received', { firstName: 'Bo <script>', subject: 'Tom & Jerry "books"' });
+    expect(mail.html).toContain('Bo &lt;script&gt;');
+    expect(mail.html).toContain('Tom &amp; Jerry &quot;books&quot;');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.text).toContain('Hello Bo <script>,');
+    expect(mail.text).toContain('Tom & Jerry "books"');
+  });
+
+  it('makes relative links absolute against a base with a path', () => {
+    const nested = createMailRenderer({ baseUrl: 'https://example.com/shop/', cache: false });
+    const mail = nested.render('password-changed', { firstName: 'Ana', contactUrl: '/contact' });
+    expect(mail.text).toContain('https://example.com/shop/contact');
+    expect(mail.html).toContain('href="https://example.com/shop/contact"');
+  });
+
+  it('refuses missing data and unknown templates', () => {
+    expect(() => renderer.render('order-refunded', { firstName: 'Omar', orderId: 1, total: '1.00' })).toThrow(/reason/);
+    expect(() => renderer.render('nope' as MailTemplate, {})).toThrow(/Unknown mail template/);
+  });
+});

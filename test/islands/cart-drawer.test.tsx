@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CartDrawer } from '../../islands/cart-drawer/CartDrawer.tsx';
+
+// The drawer talks to /api through fetch; here fetch answers like the shop's cart API
+// (the real API is exercised in test/features/cart and the browser journeys).
+function book(id: number, inStock = 20) {
+  return { id, title: `Book ${id}`, author: 'A', description: 'D', price: '10.00', priceCents: 1000, imageUrl: null, inStock, amazonUrl: null, amazonKindleUrl: null, ageRange: '3-5', pages: 32, publishedOn: '2024-01-01' };
+}
+
+let lines: Array<{ id: number; bookId: number; quantity: number; book: ReturnType<typeof book> }>;
+let calls: Array<{ method: string; url: string; body?: unknown }>;
+let hold: Promise<void> | undefined;
+
+beforeEach(() => {
+  lines = [{ id: 1, bookId: 7, quantity: 1, book: book(7) }];
+  calls = [];
+  hold = undefined;
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, url, body });
+    if (url === '/api/session') return Response.json({ csrfToken: 't' });
+    if (method !== 'GET' && hold) await hold;
+    if (method === 'DELETE' && url === '/api/cart') lines = [];
+    else if (method === 'DELETE') lines = lines.filter((l) => `/api/cart/${l.bookId}` !== url);
+    else if (method === 'PUT') lines = lines.map((l) => (`/api/cart/${l.bookId}` === url ? { ...l, quantity: body.quantity } : l));
+    return Response.json(lines);
+  });
+  document.body.innerHTML = '';
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+async function openDrawer() {
+  render(<CartDrawer signedIn={false} />);
+  fireEvent.click(screen.getByRole('button', { name: /Shopping cart/ }));
+  await screen.findByRole('dialog');
+  await screen.findByText('Book 7');
+}
+
+describe('cart drawer', () => {
+  it('removes the line when minus is pressed at quantity 1', async () => {
+    await openDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Book 7' }));
+    await screen.findByText('Your cart is empty. Add some books to get started!');
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/cart/7')).toBe(true);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('changes the quantity by one with plus, then refetches the cart', async () => {
+    await openDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'One more Book 7' }));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Quantity of Book 7' }).textContent).toContain('2'));
+    const put = calls.findIndex((c) => c.method === 'PUT');
+    expect(calls[put]?.body).toEqual({ quantity: 2 });
+    expect(calls.slice(put + 1).some((c) => c.method === 'GET' && c.url === '/api/cart')).toBe(true);
+  });
+
+  it('disables every control while a change is pending', async () => {
+    await openDrawer();
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    fireEvent.click(screen.getByRole('button', { name: 'One more Book 7' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'One more Book 7' })).toHaveProperty('disabled', true));
+    expect(screen.getByRole('button', { name: 'Remove Book 7' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Clear Cart' })).toHaveProperty('disabled', true);
+    await act(async () => release());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Clear Cart' })).toHaveProperty('disabled', false));
+  });
+
+  it("shows '99+' on the badge above 99 copies and the exact count in the drawer", async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 120, book: book(7, 500) }];
+    await openDrawer();
+    expect(document.querySelector('[data-cart-badge]')?.textContent).toBe('99+');
+    expect(screen.getByText('120 item(s)')).toBeTruthy();
+  });
+
+  it('shows the total with two decimals and sends visitors to /simple-checkout', async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 3, book: book(7) }];
+    await openDrawer();
+    expect(screen.getByText('$30.00')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Proceed to Checkout' }).getAttribute('href')).toBe('/simple-checkout');
+  });
+
+  it('closes on Escape and gives focus back to the cart button', async () => {
+    await openDrawer();
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Close cart');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement?.getAttribute('aria-haspopup')).toBe('dialog');
+  });
+});
