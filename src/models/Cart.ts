@@ -12,7 +12,7 @@ export class Cart extends BaseModel {
     items: {
       relation: BaseModel.HasManyRelation,
       modelClass: CartItem,
-      join: { from: 'carts.id', to: 'cart_items.cart_id' },
+      join: { from: 'carts.id', to: 'cart_items.cartId' },
     },
   });
 }

@@ -14,7 +14,7 @@ export class CartItem extends BaseModel {
     book: {
       relation: BaseModel.BelongsToOneRelation,
       modelClass: Book,
-      join: { from: 'cart_items.book_id', to: 'books.id' },
+      join: { from: 'cart_items.bookId', to: 'books.id' },
     },
   });
 }

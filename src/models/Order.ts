@@ -26,7 +26,7 @@ export class Order extends BaseModel {
     items: {
       relation: BaseModel.HasManyRelation,
       modelClass: OrderItem,
-      join: { from: 'orders.id', to: 'order_items.order_id' },
+      join: { from: 'orders.id', to: 'order_items.orderId' },
     },
   });
 }

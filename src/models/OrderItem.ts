@@ -16,7 +16,7 @@ export class OrderItem extends BaseModel {
     book: {
       relation: BaseModel.BelongsToOneRelation,
       modelClass: Book,
-      join: { from: 'order_items.book_id', to: 'books.id' },
+      join: { from: 'order_items.bookId', to: 'books.id' },
     },
   });
 }

@@ -53,9 +53,11 @@ async function homeToBook(page: Page, opts: { name?: string; axe: boolean }): Pr
   const h1 = page.locator('h1');
   expect(await h1.count()).toBe(1);
   expect((await h1.innerText()).trim()).not.toBe('');
-  expect(await page.getByRole('heading', { name: 'About This Book' }).count()).toBe(1);
-  expect(await page.getByRole('button', { name: 'Add to Cart' }).count()).toBe(1);
-  const recommended = page.locator('section', { has: page.getByRole('heading', { name: 'Recommended Further Readings' }) });
+  // The book's own panel (the recommended cards below have their own buttons).
+  const detail = page.locator('article', { has: h1 });
+  expect(await detail.getByRole('heading', { name: 'About This Book', exact: true }).count()).toBe(1);
+  expect(await detail.getByRole('button', { name: 'Add to Cart', exact: true }).count()).toBe(1);
+  const recommended = page.locator('section', { has: page.getByRole('heading', { name: 'Recommended Further Readings', exact: true }) });
   expect(await recommended.count()).toBe(1);
   expect(await recommended.locator('.book-card').count()).toBe(3);
   await shoot('book');
