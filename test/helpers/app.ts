@@ -90,3 +90,15 @@ export function formToken(html: string): string {
   if (!match?.[1]) throw new Error('page has no CSRF field');
   return match[1];
 }
+
+/** Delivers every queued message, waiting for any delivery a kick() already started. */
+export async function flushMail(shop: TestShop, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await shop.mailer.deliverDue();
+    const row = (await shop.db('outbox').whereNull('sentAt').count({ n: '*' }).first()) as { n: number | string };
+    if (Number(row.n) === 0) return;
+    if (Date.now() > deadline) throw new Error(`${row.n} message(s) still unsent`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

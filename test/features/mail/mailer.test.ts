@@ -13,7 +13,7 @@ import {
 } from '../../../src/features/mail/mailer.ts';
 import type { Logger } from '../../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { deadPort, decodeQuotedPrintable, smtpUrl, startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { deadPort, decodeQuotedPrintable, smtpUrl, startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 
 const FROM = 'Little Lantern Books <hello@littlelanternbooks.example>';
 
