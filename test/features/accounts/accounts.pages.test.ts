@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type supertest from 'supertest';
+import { newParent } from '../../helpers/accounts.ts';
+import { buildTestShop, formToken, type TestShop } from '../../helpers/app.ts';
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await buildTestShop();
+});
+afterAll(() => shop.close());
+
+/** Fills and posts a form the way a browser with JavaScript off does. */
+async function submit(agent: supertest.Agent, pagePath: string, action: string, fields: Record<string, string>) {
+  const page = await agent.get(pagePath);
+  return agent.post(action).type('form').send({ _csrf: formToken(page.text), ...fields });
+}
+
+async function signedUp(agent = shop.browser()) {
+  const parent = newParent();
+  const res = await submit(agent, '/login?tab=signup', '/signup', { ...parent, confirmPassword: parent.password });
+  expect(res.status).toBe(303);
+  return { agent, parent };
+}
+
+describe('/login', () => {
+  it('offers Sign In and Create Account tabs, the forgot-password dialog and a way back home', async () => {
+    const res = await shop.browser().get('/login').expect(200);
+    expect(res.text).toContain('>Sign In</a>');
+    expect(res.text).toContain('>Create Account</a>');
+    expect(res.text).toContain('<dialog id="forgot-dialog"');
+    expect(res.text).toContain('href="/reset-password"');
+    expect(res.text).toMatch(/<a href="\/" class="back-link">/);
+    expect(res.text).toMatch(/id="panel-signup" role="tabpanel" aria-labelledby="tab-signup" hidden/);
+    const signup = await shop.browser().get('/login?tab=signup').expect(200);
+    expect(signup.text).toMatch(/id="panel-signin" role="tabpanel" aria-labelledby="tab-signin" hidden/);
+  });
+
+  it('creates an account with the form, greets the parent in the header and lands on the dashboard', async () => {
+    const { agent, parent } = await signedUp();
+    const dashboard = await agent.get('/dashboard').expect(200);
+    expect(dashboard.text).toContain(`Hello, ${parent.firstName}!`);
+    expect(dashboard.text).toContain('Account Created!');
+    expect(dashboard.text).not.toContain('Parent Login');
+  });
+
+  it("shows 'Missing Information' for empty sign-in fields and 'Login Failed' for a wrong password", async () => {
+    const agent = shop.browser();
+    const empty = await submit(agent, '/login', '/login', { email: '', password: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Missing Information');
+    expect(empty.text).toContain('Please fill in all fields');
+    const wrong = await submit(agent, '/login', '/login', { email: 'x@example.com', password: 'nope-nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Login Failed');
+    expect(wrong.text).toContain('Invalid email or password');
+    expect(wrong.text).toContain('value="x@example.com"');
+  });
+
+  it("shows 'Signup Failed' with the rule that was broken", async () => {
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', { ...newParent(), password: 'abcdef', confirmPassword: 'abcdeg' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Signup Failed');
+    expect(res.text).toContain('Passwords do not match');
+  });
+
+  it('signs in with the form and goes to the dashboard with a welcome toast', async () => {
+    const { parent } = await signedUp();
+    const agent = shop.browser();
+    const res = await submit(agent, '/login', '/login', { email: parent.email, password: parent.password });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/dashboard');
+    expect((await agent.get('/dashboard')).text).toContain('Welcome back!');
+  });
+
+  it('goes to /failedlogin after the fifth wrong password', async () => {
+    const { parent } = await signedUp();
+    const agent = shop.browser();
+    let res;
+    for (let i = 0; i < 5; i++) res = await submit(agent, '/login', '/login', { email: parent.email, password: 'wrong-again' });
+    expect(res!.status).toBe(303);
+    expect(res!.headers.location).toBe('/failedlogin');
+  });
+});
+
+describe('/failedlogin', () => {
+  it('shows the Account Security Alert exactly as the spec words it', async () => {
+    const res = await shop.browser().get('/failedlogin').expect(200);
+    for (const text of [
+      'Account Security Alert',
+      'Your account has been temporarily secured',
+      'You have exceeded the maximum number of login attempts. For your security, your password has been reset and a new temporary password has been sent to your registered email address.',
+      'Please check your email for the new password',
+      'Return to Home',
+      'If you continue to experience issues, please contact our support team.',
+    ]) {
+      expect(res.text).toContain(text);
+    }
+  });
+});
+
+describe('/dashboard', () => {
+  it("sends visitors to /login with 'Access Denied'", async () => {
+    const agent = shop.browser();
+    const res = await agent.get('/dashboard').expect(303);
+    expect(res.headers.location).toBe('/login');
+    const login = await agent.get('/login');
+    expect(login.text).toContain('Access Denied');
+    expect(login.text).toContain('Please log in to access your dashboard.');
+  });
+
+  it("has Profile, Orders and Settings tabs and a 'Browse Books' button when there are no orders", async () => {
+    const { agent } = await signedUp();
+    const res = await agent.get('/dashboard?tab=orders').expect(200);
+    for (const tab of ['Profile', 'Orders', 'Settings']) expect(res.text).toContain(`>${tab}</a>`);
+    expect(res.text).toMatch(/href="\/books" role="button">Browse Books</);
+    expect(res.text).toMatch(/id="panel-profile" role="tabpanel" aria-labelledby="tab-profile" hidden/);
+  });
+
+  it('edits the profile in edit mode; the email stays read-only', async () => {
+    const { agent } = await signedUp();
+    const edit = await agent.get('/dashboard?tab=profile&edit=1').expect(200);
+    expect(edit.text).toMatch(/type="email" value="[^"]+" readonly/);
+    const empty = await submit(agent, '/dashboard?tab=profile&edit=1', '/dashboard/profile', { firstName: '', lastName: 'B' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('First name is required.');
+    const ok = await submit(agent, '/dashboard?tab=profile&edit=1', '/dashboard/profile', { firstName: 'Kofi', lastName: 'Boateng' });
+    expect(ok.status).toBe(303);
+    const after = await agent.get('/dashboard');
+    expect(after.text).toContain('Hello, Kofi!');
+    expect(after.text).toContain('Profile Updated');
+  });
+
+  it('changes the password from Settings', async () => {
+    const { agent, parent } = await signedUp();
+    const bad = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', { currentPassword: parent.password, newPassword: 'abcdefg', confirmPassword: 'abcdefh' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('New passwords do not match.');
+    expect(bad.text).toContain('Password Change Failed');
+    const ok = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', { currentPassword: parent.password, newPassword: 'abcdefg', confirmPassword: 'abcdefg' });
+    expect(ok.status).toBe(303);
+    expect((await agent.get('/dashboard?tab=settings')).text).toContain('Password Changed');
+  });
+
+  it('lists orders with their status colour and a breakdown that opens without another request', async () => {
+    const { agent, parent } = await signedUp();
+    const user = await shop.db('users').where({ email: parent.email }).first();
+    const [orderId] = await shop.db('orders').insert({ userId: user.id, status: 'shipped', subtotal: '29.99', shipping: '4.99', handling: '2.50', tax: '1.95', totalAmount: '39.43', shippingAddress: '9 Oak Ave', city: 'Austin', zipCode: '78701' });
+    await shop.db('orderItems').insert({ orderId: Number(orderId), bookId: 8, title: 'Bramble', quantity: 1, price: '29.99' });
+    const res = await agent.get('/dashboard?tab=orders').expect(200);
+    expect(res.text).toContain(`Order #${Number(orderId)}`);
+    expect(res.text).toContain('<span class="status status-blue">Shipped</span>');
+    expect(res.text).toMatch(/<details class="breakdown">[\s\S]*Subtotal<\/dt><dd>\$29\.99[\s\S]*Shipping<\/dt><dd>\$4\.99[\s\S]*Handling<\/dt><dd>\$2\.50[\s\S]*Tax<\/dt><dd>\$1\.95[\s\S]*Total<\/dt><dd><strong>\$39\.43/);
+  });
+
+  it('logs out back to the home page', async () => {
+    const { agent } = await signedUp();
+    const res = await submit(agent, '/dashboard', '/logout', {});
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/?loggedout=1');
+    const home = await agent.get('/?loggedout=1');
+    expect(home.text).toContain('Logged Out');
+    expect(home.text).toContain('Parent Login');
+    await agent.get('/dashboard').expect(303);
+  });
+});
