@@ -9,6 +9,8 @@ type IslandModule = { mount(element: HTMLElement, props: object): void };
 const registry: Record<string, () => Promise<IslandModule>> = {
   'cart-drawer': () => import('./cart-drawer/mount.tsx'),
   'email-check': () => import('./email-check/mount.tsx'),
+  'address-check': () => import('./address-check/mount.tsx'),
+  'card-form': () => import('./card-form/mount.tsx'),
 };
 
 export function mountIslands(root: ParentNode = document): void {

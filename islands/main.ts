@@ -2,6 +2,7 @@
 // island on the page is needed (see loader.ts).
 import { mountIslands } from './loader.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
+import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
 import { initShare } from './lib/share.ts';
 import { initTabs } from './lib/tabs.ts';
@@ -12,4 +13,5 @@ initShare();
 initTabs();
 initDialogs();
 initAddToCart();
+initCheckoutTotals();
 mountIslands();

@@ -1,3 +1,4 @@
+import { createPaymentProvider } from '../src/features/payments/index.ts';
 // `npm run budget`: how much of our JavaScript each page executes, gzipped, read from the
 // built assets (run `npm run build` first). Pages are rendered by the real app on a scratch
 // database; each page's budget is checked and the script fails when one is exceeded.
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   await seedCatalogue(db);
   const sessions = await openSessionStore(config, db);
   const log = createLogger('silent');
-  const server = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }) }).listen(0);
+  const server = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }), payments: createPaymentProvider({ config, db }) }).listen(0);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   let failed = false;

@@ -11,6 +11,13 @@ import { createAccountsService } from './features/accounts/accounts.service.ts';
 import { dashboardPages } from './features/accounts/dashboard.pages.ts';
 import { passwordChangeGate } from './features/accounts/password-change-gate.ts';
 import type { Mailer } from './features/mail/mailer.ts';
+import { checkoutApi } from './features/checkout/checkout.api.ts';
+import { checkoutPages } from './features/checkout/checkout.pages.ts';
+import { createCheckoutService } from './features/checkout/checkout.service.ts';
+import { sandboxApi } from './features/checkout/sandbox.api.ts';
+import { webhookApi } from './features/checkout/webhook.api.ts';
+import { isSandbox } from './features/payments/index.ts';
+import type { PaymentProvider } from './features/payments/provider.ts';
 import { ordersApi } from './features/orders/orders.api.ts';
 import { createOrdersService } from './features/orders/orders.service.ts';
 import { createCounter } from './web/throttle.ts';
@@ -43,12 +50,13 @@ export interface AppDeps {
   log: Logger;
   assets: Assets;
   mailer: Mailer;
+  payments: PaymentProvider;
 }
 
 const BODY_LIMIT = '16kb';
 
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
-export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps): Express {
+export function createApp({ config, db, sessions, log, assets, mailer, payments }: AppDeps): Express {
   const app = express();
   const counter = createCounter({ db, redis: sessions.redis });
   const catalog = createCatalogService(db);
@@ -56,6 +64,7 @@ export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps
   const orders = createOrdersService(db);
   const carts = createCartService(db);
   const contact = createContactService(db);
+  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -65,7 +74,7 @@ export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps
   Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '' });
 
   app.use(requestLog(log));
-  app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: false }));
+  app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
   app.use(staticFiles());
 
   app.use(healthRoutes([
@@ -73,6 +82,7 @@ export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps
     { name: 'sessions', check: () => sessions.ping() },
   ]));
   app.use(crawlerRoutes(catalog, config.PUBLIC_URL));
+  app.use(webhookApi(payments, checkout, log));
 
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
@@ -85,7 +95,9 @@ export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps
   api.use(catalogApi(catalog));
   api.use(cartApi(carts));
   api.use(accountsApi(accounts, carts));
-  api.use(ordersApi(orders));
+  api.use(ordersApi(orders, payments));
+  api.use(checkoutApi(checkout, accounts, carts));
+  if (isSandbox(payments)) api.use(sandboxApi(payments, checkout, db));
   api.use(contactApi(contact));
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
@@ -95,6 +107,7 @@ export function createApp({ config, db, sessions, log, assets, mailer }: AppDeps
   app.use(sitePages(catalog));
   app.use(accountsPages(accounts, carts));
   app.use(dashboardPages(accounts, orders));
+  app.use(checkoutPages({ carts, accounts, orders, payments }));
   app.use(catalogPages(catalog, log));
   app.use(cartPages(carts));
   app.use(contactPages(contact));

@@ -20,6 +20,12 @@ const schema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_test_... or pk_live_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must start with whsec_').optional(),
+  /** Where the Stripe SDK sends requests; only tests point it elsewhere. */
+  STRIPE_API_URL: z.url().optional(),
+  ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_CATALOGUE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -50,6 +56,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(values.DATA_DIR);
   for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
     if (isProduction && !values[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: required in production`);
+  }
+  if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY: set both or neither');
+  }
+  if (isProduction && !values.STRIPE_SECRET_KEY && !values.ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY: required in production (or set ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true to take test payments)',
+    );
   }
   return Object.freeze({
     ...values,

@@ -1,4 +1,5 @@
 import 'dotenv/config';
+import { createPaymentProvider } from './features/payments/index.ts';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const sessions = await openSessionStore(config, db);
   const mailer = createMailer({ db, config, log });
   mailer.start();
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments: createPaymentProvider({ config, db }) });
 
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();

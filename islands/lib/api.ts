@@ -28,6 +28,11 @@ function token(): Promise<string> {
   return csrfToken;
 }
 
+/** Signing in or up starts a new session with a new token; the answer carries it. */
+export function rememberCsrfToken(token: string): void {
+  csrfToken = Promise.resolve(token);
+}
+
 export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = await token();

@@ -6,7 +6,7 @@
 // openPage()       a fresh context + page that records console errors, page errors and CSP violations.
 // screenshot(), expectNoAxeViolations(), phone, desktop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -301,4 +301,56 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
     }
   }
   throw new Error(`axe found ${results.violations.length} accessibility violation(s) on ${page.url()}:\n  ${lines.join('\n  ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Built assets and small shared checks
+
+export interface BuiltAssets {
+  /** URL path of the one script every page loads (islands/main.ts), e.g. /assets/main-abc.js. */
+  entryScript: string;
+  /** URL path of an island's lazily imported chunk, by its source path (islands/cart-drawer/mount.tsx). */
+  chunk(source: string): string;
+}
+
+/** Reads the Vite manifest that `npm run build` wrote to dist/.vite/manifest.json. */
+export function builtAssets(): BuiltAssets {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const file = (source: string) => {
+    const chunk = manifest[source];
+    if (!chunk) throw new Error(`dist/.vite/manifest.json has no entry for ${source}`);
+    return `/${chunk.file}`;
+  };
+  return { entryScript: file('islands/main.ts'), chunk: file };
+}
+
+/**
+ * For withPage's `allow`: Chromium logs a document that answers with an error status (a 404
+ * page, a form re-rendered with 401) as a failed resource. Matches only that message, for the
+ * document at `pathname` itself (not an image or a script on it).
+ */
+export function isDocumentError(pathname: string, status = 404): (problem: string) => boolean {
+  return (p) => p.includes(`status of ${status} `) && p.endsWith(`${pathname}:0)`);
+}
+
+export interface Account {
+  firstName: string;
+  lastName?: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Creates an account through the JSON API (POST /api/auth/signup with the session's CSRF
+ * token). It uses the context's cookies, so the context's pages are then signed in as it.
+ */
+export async function registerAccount(context: BrowserContext, baseUrl: string, account: Account): Promise<void> {
+  const session = await context.request.get(`${baseUrl}/api/session`);
+  if (!session.ok()) throw new Error(`GET /api/session answered ${session.status()}`);
+  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const res = await context.request.post(`${baseUrl}/api/auth/signup`, {
+    headers: { 'x-csrf-token': csrfToken },
+    data: { lastName: '', ...account },
+  });
+  if (res.status() !== 201) throw new Error(`POST /api/auth/signup answered ${res.status()}: ${await res.text()}`);
 }

@@ -1,3 +1,4 @@
+import { createPaymentProvider } from '../../src/features/payments/index.ts';
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import supertest from 'supertest';
@@ -53,7 +54,8 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
   const log = createLogger('silent');
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().
   const mailer = createMailer({ db, config, log });
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer });
+  const payments = createPaymentProvider({ config, db });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
 
   const shop: TestShop = {
     app,

@@ -114,9 +114,9 @@ export function createCartService(db: Db) {
       return itemsOf(db, cartId);
     },
 
-    async clear(owner: CartOwner): Promise<void> {
-      const cartId = await findCartId(db, owner);
-      if (cartId) await CartItem.query(db).delete().where({ cartId });
+    async clear(owner: CartOwner, trx: Trx = db): Promise<void> {
+      const cartId = await findCartId(trx, owner);
+      if (cartId) await CartItem.query(trx).delete().where({ cartId });
     },
 
     /**

@@ -1,13 +1,38 @@
 import { Router } from 'express';
 import { requireUser } from '../../web/auth.ts';
+import { parse } from '../../web/validate.ts';
+import { orderId } from '../checkout/checkout.schemas.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
 import type { OrdersService } from './orders.service.ts';
 
-// GET /api/orders   the signed-in customer's orders, newest first
-export function ordersApi(orders: OrdersService): Router {
+// GET /api/orders                      the signed-in customer's orders, newest first
+// GET /api/orders/:id                  one of them (anyone else's is a 404)
+// GET /api/orders/:id/breakdown        subtotal, shipping, handling, tax, total
+// GET /api/orders/:id/stripe-status    the payment provider's status of its payment
+export function ordersApi(orders: OrdersService, payments: PaymentProvider): Router {
   const router = Router();
+  router.use('/orders', requireUser);
 
-  router.get('/orders', requireUser, async (req, res) => {
+  router.get('/orders', async (req, res) => {
     res.json(await orders.listOrders(req.session.userId!));
+  });
+
+  router.get('/orders/:id', async (req, res) => {
+    res.json(await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! }));
+  });
+
+  router.get('/orders/:id/breakdown', async (req, res) => {
+    res.json(await orders.findBreakdown({ id: parse(orderId, req.params.id), userId: req.session.userId! }));
+  });
+
+  router.get('/orders/:id/stripe-status', async (req, res) => {
+    const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! });
+    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent' });
+    const stripeStatus = await payments
+      .retrievePaymentIntent(order.stripePaymentIntentId)
+      .then((intent) => intent.status as string)
+      .catch(() => 'stripe_error');
+    res.json({ stripeStatus });
   });
 
   return router;

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { api } from '../lib/api.ts';
+import { showToast } from '../lib/toast.ts';
+
+interface Validation {
+  isValid: boolean;
+  confidence: number;
+  suggestions: string[];
+}
+
+export interface AddressCheckProps {
+  addressId: string;
+  cityId: string;
+  zipId: string;
+}
+
+const input = (id: string) => document.getElementById(id) as HTMLInputElement | null;
+
+/** 'street, city, state zip' -> the three fields (spec section 5). */
+export function splitSuggestion(suggestion: string): { address: string; city: string; zipCode: string } {
+  const [address = '', city = '', stateZip = ''] = suggestion.split(', ');
+  return { address, city, zipCode: stateZip.split(' ').at(-1) ?? '' };
+}
+
+/** 'Validate Address' with its suggestions and the 'Address Verification Failed' panel. */
+export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
+  const [result, setResult] = useState<Validation | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const validate = async () => {
+    const body = { address: input(addressId)?.value.trim() ?? '', city: input(cityId)?.value.trim() ?? '', zipCode: input(zipId)?.value.trim() ?? '' };
+    if (!body.address || !body.city || !body.zipCode) {
+      showToast({ title: 'Missing Information', text: 'Please enter a complete address first', variant: 'error' });
+      return;
+    }
+    setBusy(true);
+    // A failed request reads as an address that could not be verified.
+    const answer = await api<Validation>('POST', '/api/validate-address', body).catch(() => ({ isValid: false, confidence: 0, suggestions: [] }));
+    setResult(answer);
+    setBusy(false);
+  };
+
+  const choose = (suggestion: string) => {
+    const parts = splitSuggestion(suggestion);
+    for (const [id, value] of [[addressId, parts.address], [cityId, parts.city], [zipId, parts.zipCode]] as const) {
+      const field = input(id);
+      if (!field) continue;
+      field.value = value;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    setResult({ isValid: true, confidence: 100, suggestions: [] });
+    showToast({ title: 'Address Updated', text: 'We filled in the suggested address.' });
+  };
+
+  return (
+    <div className="address-check-inner">
+      <button type="button" className="secondary outline" onClick={validate} disabled={busy} aria-busy={busy || undefined}>
+        Validate Address
+      </button>
+      <div aria-live="polite">
+        {result?.isValid && (
+          <p className="address-ok">
+            Address verified ({result.confidence}% confidence).
+          </p>
+        )}
+        {result && !result.isValid && (
+          <div className="address-failed" role="alert">
+            <p className="address-failed-title">Address Verification Failed</p>
+            <p>We couldn't verify this address. An unverified address may delay delivery by 3-7 business days, and a parcel that cannot be delivered is returned to us.</p>
+            <p>You can still continue; please check the street, city and ZIP code.</p>
+          </div>
+        )}
+        {result && result.suggestions.length > 0 && !(result.isValid && result.suggestions.length === 1) && (
+          <div className="address-suggestions">
+            <p>Did you mean:</p>
+            <ul>
+              {result.suggestions.map((s) => (
+                <li key={s}>
+                  <button type="button" className="outline" onClick={() => choose(s)}>
+                    {s}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from '../../src/features/accounts/accounts.messages.ts';
+import { EMAIL_PATTERN } from '../../src/lib/email.ts';
+
+// The checkout form's own fields, read from the server-rendered form, and the checks the
+// browser makes before anything is sent (the server makes them again).
+
+export interface CheckoutDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  address: string;
+  city: string;
+  zipCode: string;
+}
+
+export function readDetails(form: HTMLFormElement): CheckoutDetails {
+  const data = new FormData(form);
+  const value = (name: string) => String(data.get(name) ?? '').trim();
+  return {
+    firstName: value('firstName'),
+    lastName: value('lastName'),
+    email: value('email'),
+    password: String(data.get('password') ?? ''),
+    confirmPassword: String(data.get('confirmPassword') ?? ''),
+    address: value('address'),
+    city: value('city'),
+    zipCode: value('zipCode'),
+  };
+}
+
+/** The first problem with the form, as a toast, or null when it may be sent. */
+export function problemWith(d: CheckoutDetails, variant: 'guest' | 'account'): { title: string; text: string } | null {
+  const missing = { title: 'Missing Information', text: M.signupMissing };
+  if (variant === 'guest') {
+    if (!d.firstName || !d.lastName || !d.email || !d.password) return missing;
+    if (!EMAIL_PATTERN.test(d.email)) return { title: 'Invalid Email Address', text: M.badEmail };
+    if (d.password !== d.confirmPassword) return { title: 'Account Creation Failed', text: M.passwordsDiffer };
+    if (d.password.length < MIN_PASSWORD_LENGTH) return { title: 'Account Creation Failed', text: M.passwordTooShort };
+  }
+  if (!d.address || !d.city || !d.zipCode) return missing;
+  if (!/^\d{5}$/.test(d.zipCode)) return { title: 'Missing Information', text: 'Please enter a 5-digit ZIP code.' };
+  return null;
+}

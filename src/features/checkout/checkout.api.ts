@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import { requireUser } from '../../web/auth.ts';
+import { parse } from '../../web/validate.ts';
+import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
+import { signupInput } from '../accounts/accounts.schemas.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import { startUserSession } from '../accounts/sign-in.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import { cartOwner } from '../cart/cart.owner.ts';
+import { toDecimal } from '../../lib/money.ts';
+import { validateAddress } from './address.ts';
+import { addressRequest, completeOrderInput, intentAuthenticated, intentWithCustomer, shippingInfo } from './checkout.schemas.ts';
+import type { CheckoutService } from './checkout.service.ts';
+import { csrfToken } from '../../web/csrf.ts';
+import { Conflict } from '../../web/errors.ts';
+
+// POST /api/calculate-totals                      {address, city, zipCode} -> shipping, handling, tax, total
+// POST /api/validate-address                      {address, city, zipCode} -> isValid, confidence, suggestions
+// POST /api/create-user-and-customer              {email, password, firstName, lastName, shippingInfo}
+// POST /api/create-payment-intent-with-customer   {stripeCustomerId, totalAmount, shippingInfo}
+// POST /api/create-payment-intent-authenticated   {amount, shippingInfo}
+// POST /api/complete-order                        {stripePaymentIntentId, shippingInfo}
+// Amounts and user ids sent by the browser are never used: the server prices the session's cart.
+export function checkoutApi(checkout: CheckoutService, accounts: AccountsService, carts: CartService): Router {
+  const router = Router();
+
+  router.post('/calculate-totals', async (req, res) => {
+    const totals = await checkout.calculateTotals(cartOwner(req), parse(addressRequest, req.body));
+    res.json({ subtotal: toDecimal(totals.subtotal), shipping: toDecimal(totals.shipping), handling: toDecimal(totals.handling), tax: toDecimal(totals.tax), total: toDecimal(totals.total) });
+  });
+
+  router.post('/validate-address', (req, res) => {
+    res.json(validateAddress(parse(addressRequest, req.body)));
+  });
+
+  router.post('/create-user-and-customer', async (req, res) => {
+    const account = parse(signupInput, req.body);
+    parse(shippingInfo, req.body?.shippingInfo);
+    if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
+    const user = await accounts.signup(account);
+    await startUserSession(req, user.id, carts);
+    const stripeCustomerId = await checkout.customerFor(user.id);
+    res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
+  });
+
+  router.post('/create-payment-intent-with-customer', requireUser, async (req, res) => {
+    const input = parse(intentWithCustomer, req.body);
+    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.totalAmount }));
+  });
+
+  router.post('/create-payment-intent-authenticated', requireUser, async (req, res) => {
+    const input = parse(intentAuthenticated, req.body);
+    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.amount }));
+  });
+
+  router.post('/complete-order', requireUser, async (req, res) => {
+    const { stripePaymentIntentId } = parse(completeOrderInput, req.body);
+    const order = await checkout.completeOrder({ paymentIntentId: stripePaymentIntentId, userId: req.session.userId! });
+    res.json({ order });
+  });
+
+  return router;
+}

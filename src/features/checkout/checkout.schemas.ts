@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const field = (what: string, max: number) =>
+  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`));
+
+/** Address, city and ZIP code (spec section 3, "Shipping info"). */
+export const shippingInfo = z.object({
+  address: field('Address', 255),
+  city: field('City', 100),
+  zipCode: field('ZIP code', 10).pipe(z.string().regex(/^\d{5}$/, 'ZIP code must be 5 digits')),
+});
+
+export type ShippingInfo = z.infer<typeof shippingInfo>;
+
+/** POST /api/calculate-totals and /api/validate-address. A userId sent along is ignored. */
+export const addressRequest = shippingInfo;
+
+const dollars = z.union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' }).transform((v) => Math.round(Number(v) * 100));
+
+export const intentWithCustomer = z.object({
+  stripeCustomerId: z.string().max(255).optional(),
+  totalAmount: dollars.optional(),
+  shippingInfo,
+});
+
+export const intentAuthenticated = z.object({
+  /** The amount the page showed, in cents (the widget's unit). */
+  amount: z.number({ message: 'amount must be a whole number of cents' }).int('amount must be a whole number of cents').nonnegative().optional(),
+  shippingInfo,
+});
+
+export const completeOrderInput = z.object({
+  stripePaymentIntentId: z.string({ message: 'stripePaymentIntentId is required' }).min(1, 'stripePaymentIntentId is required').max(255),
+});
+
+export const orderId = z.coerce.number({ message: 'Order id must be a whole number' }).int('Order id must be a whole number').positive('Order id must be a whole number').max(2_147_483_647, 'Order id is too large');

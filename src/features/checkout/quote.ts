@@ -1,0 +1,26 @@
+import type { CheckoutLine } from '../../models/Checkout.ts';
+import { BadRequest } from '../../web/errors.ts';
+import type { CartOwner, CartService } from '../cart/cart.service.ts';
+import { orderTotals, type Totals } from '../pricing/pricing.ts';
+import { lookupZip } from '../pricing/zip.ts';
+import type { ShippingInfo } from './checkout.schemas.ts';
+
+export const EMPTY_CART_MESSAGE = 'Your cart is empty. Add some books before checking out.';
+
+export interface Quote {
+  lines: CheckoutLine[];
+  totals: Totals;
+  /** The state the ZIP code belongs to; null for a ZIP code not in the database. */
+  state: string | null;
+}
+
+/** What this cart costs delivered to this address: every amount from the server's own records. */
+export async function quoteCart(carts: CartService, owner: CartOwner, shipping: Pick<ShippingInfo, 'zipCode'>): Promise<Quote> {
+  const items = await carts.getItems(owner);
+  if (items.length === 0) throw new BadRequest(EMPTY_CART_MESSAGE);
+  const lines = items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity, priceCents: item.book.priceCents }));
+  const subtotal = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
+  const state = lookupZip(shipping.zipCode)?.state ?? null;
+  return { lines, totals: orderTotals(subtotal, state), state };
+}
+

@@ -1,0 +1,57 @@
+import type { Cents } from '../../lib/money.ts';
+import {
+  FREE_SHIPPING_THRESHOLD_CENTS,
+  HANDLING_CENTS,
+  REDUCED_SHIPPING_CENTS,
+  REDUCED_SHIPPING_THRESHOLD_CENTS,
+  STANDARD_SHIPPING_CENTS,
+} from './constants.ts';
+
+// Prices of an order, in cents (spec section 9). Pure: the server calls them with the
+// session's cart and the address's state; nothing here trusts the browser.
+
+/** Free at $50.00 and above, $4.99 from $25.00, $7.99 below. */
+export function shippingCents(subtotal: Cents): Cents {
+  if (subtotal >= FREE_SHIPPING_THRESHOLD_CENTS) return 0;
+  if (subtotal >= REDUCED_SHIPPING_THRESHOLD_CENTS) return REDUCED_SHIPPING_CENTS;
+  return STANDARD_SHIPPING_CENTS;
+}
+
+/** Sales tax rates in basis points (1/100 of a percent) by state. */
+const TAX_RATE_BPS: Record<string, number> = {
+  WA: 920,
+  LA: 950,
+  CA: 875,
+  TX: 820,
+  NY: 804,
+  FL: 700,
+  DE: 0,
+  MT: 0,
+  NH: 0,
+  OR: 0,
+};
+export const DEFAULT_TAX_RATE_BPS = 650;
+
+export function taxRateBps(state: string | null | undefined): number {
+  if (!state) return DEFAULT_TAX_RATE_BPS;
+  return TAX_RATE_BPS[state.toUpperCase()] ?? DEFAULT_TAX_RATE_BPS;
+}
+
+/** Tax on the books' subtotal only (shipping and handling are not taxed), rounded half up to the cent. */
+export function taxCents(subtotal: Cents, state: string | null | undefined): Cents {
+  return Math.round((subtotal * taxRateBps(state)) / 10_000);
+}
+
+export interface Totals {
+  subtotal: Cents;
+  shipping: Cents;
+  handling: Cents;
+  tax: Cents;
+  total: Cents;
+}
+
+export function orderTotals(subtotal: Cents, state: string | null | undefined): Totals {
+  const shipping = shippingCents(subtotal);
+  const tax = taxCents(subtotal, state);
+  return { subtotal, shipping, handling: HANDLING_CENTS, tax, total: subtotal + shipping + HANDLING_CENTS + tax };
+}

@@ -1,0 +1,314 @@
+// Account journeys on a phone: sign up (with the live email check), sign out, sign in, edit the
+// profile, sign out; five wrong passwords -> /failedlogin; the email check's other answers; axe and
+// screenshots of the login page (both tabs, the forgot-password dialog, a failed sign-in), the
+// security alert and every dashboard tab; /login and /dashboard on a desktop too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  desktop,
+  expectNoAxeViolations,
+  isDocumentError,
+  launchBrowser,
+  phone,
+  registerAccount,
+  screenshot,
+  startShop,
+  withPage,
+  type Account,
+  type Shop,
+} from './harness.ts';
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  shop = await startShop();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+let accounts = 0;
+/** A new account's details; every address is unique within the run. */
+function newAccount(firstName: string): Account {
+  accounts += 1;
+  return { firstName, lastName: 'Lantern', email: `${firstName.toLowerCase()}.${accounts}@example.com`, password: `storytime-${accounts}-pass` };
+}
+
+/** Registers an account from another browser context, so the page under test stays a visitor. */
+async function registerElsewhere(account: Account): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    await registerAccount(context, shop.baseUrl, account);
+  } finally {
+    await context.close();
+  }
+}
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+const siteHeader = (page: Page) => page.locator('header.site-header');
+const emailStatus = (page: Page) => page.locator('#signup-email-status');
+const signInForm = (page: Page) => page.locator('#panel-signin form');
+const signUpForm = (page: Page) => page.locator('#panel-signup form');
+
+/** The one toast on screen has this title (and text, when given). */
+async function expectToast(page: Page, title: string, text?: string): Promise<void> {
+  const toast = page.locator('[data-toasts] [data-toast]');
+  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
+  if (text !== undefined) expect(await toast.locator('.toast-text').innerText()).toBe(text);
+}
+
+async function expectSignedInAs(page: Page, firstName: string): Promise<void> {
+  const greeting = siteHeader(page).getByRole('link', { name: `Hello, ${firstName}!`, exact: true });
+  expect(await greeting.count()).toBe(1);
+  expect(await greeting.getAttribute('href')).toBe('/dashboard');
+  expect(await siteHeader(page).getByRole('button', { name: 'Parent Login' }).count()).toBe(0);
+}
+
+async function expectSignedOut(page: Page): Promise<void> {
+  const login = siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true });
+  expect(await login.count()).toBe(1);
+  expect(await login.getAttribute('href')).toBe('/login');
+  expect(await siteHeader(page).getByText(/^Hello, /).count()).toBe(0);
+}
+
+async function expectTabSelected(page: Page, name: string, panelId: string): Promise<void> {
+  await eventually(() => page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected')).toBe('true');
+  expect(await page.locator(`#${panelId}`).isVisible()).toBe(true);
+}
+
+async function openLogin(page: Page): Promise<void> {
+  const res = await page.goto(`${shop.baseUrl}/login`);
+  expect(res?.status()).toBe(200);
+  await expectTabSelected(page, 'Sign In', 'panel-signin');
+}
+
+/** Switches to the Create Account tab in place (JavaScript); the address bar follows. */
+async function openCreateAccountTab(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Create Account', exact: true }).click();
+  await expectTabSelected(page, 'Create Account', 'panel-signup');
+  expect(await page.locator('#panel-signin').isHidden()).toBe(true);
+  expect(new URL(page.url()).search).toBe('?tab=signup');
+}
+
+/** Types an address into the sign-up Email field and waits for the live check's verdict. */
+async function typeSignUpEmail(page: Page, email: string, verdict: string): Promise<void> {
+  const input = signUpForm(page).getByLabel('Email', { exact: true });
+  await input.clear();
+  await input.pressSequentially(email);
+  await eventually(() => emailStatus(page).innerText()).toBe(verdict);
+}
+
+async function signUp(page: Page, account: Account): Promise<void> {
+  await openLogin(page);
+  await openCreateAccountTab(page);
+  const form = signUpForm(page);
+  await form.getByLabel('First name', { exact: true }).fill(account.firstName);
+  await form.getByLabel('Last name (optional)', { exact: true }).fill(account.lastName ?? '');
+  await typeSignUpEmail(page, account.email, 'Email is available!');
+  await form.getByLabel('Password', { exact: true }).fill(account.password);
+  await form.getByLabel('Confirm password', { exact: true }).fill(account.password);
+  await Promise.all([page.waitForURL((url) => url.pathname === '/dashboard'), form.getByRole('button', { name: 'Create Account', exact: true }).click()]);
+  await expectToast(page, 'Account Created!');
+  await expectSignedInAs(page, account.firstName);
+}
+
+/** Fills and sends the Sign In form (the page must be /login). */
+async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+  const form = signInForm(page);
+  await form.getByLabel('Email', { exact: true }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
+  await Promise.all([page.waitForEvent('load'), form.getByRole('button', { name: 'Sign In', exact: true }).click()]);
+}
+
+async function signIn(page: Page, account: Account): Promise<void> {
+  await Promise.all([page.waitForURL((url) => url.pathname === '/login'), siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true }).click()]);
+  await submitSignIn(page, account.email, account.password);
+  expect(pathOf(page)).toBe('/dashboard');
+  await expectToast(page, 'Welcome back!', 'You are now signed in.');
+  await expectSignedInAs(page, account.firstName);
+}
+
+/** A wrong password: the form comes back with an error toast and an inline alert. */
+async function failSignIn(page: Page, email: string): Promise<void> {
+  await submitSignIn(page, email, 'not-the-password');
+  expect(pathOf(page)).toBe('/login');
+  await expectToast(page, 'Login Failed', 'Invalid email or password');
+  const alert = signInForm(page).getByRole('alert');
+  expect(await alert.innerText()).toBe('Invalid email or password');
+  expect(await signInForm(page).getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+  expect(await signInForm(page).getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+}
+
+async function logOut(page: Page): Promise<void> {
+  await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.getByRole('button', { name: 'Log Out', exact: true }).first().click()]);
+  await expectToast(page, 'Logged Out', 'See you again soon!');
+  await expectSignedOut(page);
+}
+
+async function editFirstName(page: Page, firstName: string): Promise<void> {
+  await Promise.all([page.waitForURL((url) => url.searchParams.get('edit') === '1'), page.getByRole('button', { name: 'Edit Profile', exact: true }).click()]);
+  await page.getByLabel('First name', { exact: true }).fill(firstName);
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Save Changes', exact: true }).click()]);
+  expect(pathOf(page)).toBe('/dashboard');
+  await expectToast(page, 'Profile Updated', 'Your details have been saved.');
+  await expectSignedInAs(page, firstName);
+  expect(await page.locator('h1').innerText()).toBe(`Hello, ${firstName}!`);
+}
+
+async function openDashboardTab(page: Page, name: 'Profile' | 'Orders' | 'Settings'): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+  await expectTabSelected(page, name, `panel-${name.toLowerCase()}`);
+}
+
+/** Screenshot and axe for one state of a page. */
+async function check(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  await expectNoAxeViolations(page);
+}
+
+/** A failed sign-in re-renders /login with 401, which Chromium logs as a failed resource. */
+const allowFailedSignIn = { allow: isDocumentError('/login', 401) };
+
+// ---------------------------------------------------------------------------------------------
+// On a phone
+
+describe('accounts on a phone', () => {
+  it('signs up, signs out, signs in, edits the first name and signs out', async () => {
+    const account = newAccount('Ada');
+    await withPage(browser, phone, async (page) => {
+      await signUp(page, account);
+      expect(await page.locator('h1').innerText()).toBe(`Hello, ${account.firstName}!`);
+      await logOut(page);
+      await signIn(page, account);
+      await editFirstName(page, 'Adelaide');
+      await logOut(page);
+    });
+  });
+
+  it('the live email check flags a registered address and an invalid one', async () => {
+    const registered = newAccount('Bea');
+    await withPage(browser, phone, async (page) => {
+      await registerElsewhere(registered);
+      await openLogin(page);
+      await openCreateAccountTab(page);
+      const email = signUpForm(page).getByLabel('Email', { exact: true });
+      await typeSignUpEmail(page, registered.email, 'This email is already registered. Please use a different email or sign in.');
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      await typeSignUpEmail(page, 'abc', 'Please enter a valid email address');
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      await typeSignUpEmail(page, newAccount('Free').email, 'Email is available!');
+      expect(await email.getAttribute('aria-invalid')).toBeNull();
+    });
+  });
+
+  it('sends an account to the security alert after five wrong passwords in a row', async () => {
+    const account = newAccount('Cleo');
+    await withPage(
+      browser,
+      phone,
+      async (page) => {
+        await registerElsewhere(account);
+        await openLogin(page);
+        for (let attempt = 1; attempt <= 4; attempt++) await failSignIn(page, account.email);
+        await submitSignIn(page, account.email, 'still-not-the-password');
+        expect(pathOf(page)).toBe('/failedlogin');
+        expect(await page.locator('h1').innerText()).toBe('Account Security Alert');
+        expect(await page.getByRole('button', { name: 'Return to Home', exact: true }).getAttribute('href')).toBe('/');
+        await expectSignedOut(page);
+        await check(page, 'phone-failedlogin');
+      },
+      allowFailedSignIn,
+    );
+  });
+
+  it('the login page passes axe on both tabs and with the forgot-password dialog open', async () => {
+    await withPage(browser, phone, async (page) => {
+      await openLogin(page);
+      await check(page, 'phone-login-signin');
+
+      await openCreateAccountTab(page);
+      await check(page, 'phone-login-signup');
+
+      await page.getByRole('tab', { name: 'Sign In', exact: true }).click();
+      await expectTabSelected(page, 'Sign In', 'panel-signin');
+      const forgot = page.getByRole('link', { name: 'Forgot password?', exact: true });
+      await forgot.click();
+      const dialog = page.getByRole('dialog', { name: 'Forgot your password?' });
+      await dialog.waitFor();
+      expect(await page.locator('#forgot-dialog').evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('forgot-email');
+      expect(pathOf(page)).toBe('/login');
+      await check(page, 'phone-login-forgot-dialog');
+
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await eventually(() => page.locator('#forgot-dialog').evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forgot password?');
+    });
+  });
+
+  it('the login form in its error state (a wrong password) passes axe', async () => {
+    const account = newAccount('Dora');
+    await withPage(
+      browser,
+      phone,
+      async (page) => {
+        await registerElsewhere(account);
+        await openLogin(page);
+        await failSignIn(page, account.email);
+        await check(page, 'phone-login-error');
+      },
+      allowFailedSignIn,
+    );
+  });
+
+  it('every dashboard tab passes axe, with the password form open too', async () => {
+    const account = newAccount('Edie');
+    await withPage(browser, phone, async (page) => {
+      await registerAccount(page.context(), shop.baseUrl, account);
+      const res = await page.goto(`${shop.baseUrl}/dashboard`);
+      expect(res?.status()).toBe(200);
+      await expectSignedInAs(page, account.firstName);
+      await expectTabSelected(page, 'Profile', 'panel-profile');
+      await check(page, 'phone-dashboard-profile');
+
+      await openDashboardTab(page, 'Orders');
+      expect(await page.getByText("You haven't placed any orders yet.", { exact: true }).isVisible()).toBe(true);
+      await check(page, 'phone-dashboard-orders');
+
+      await openDashboardTab(page, 'Settings');
+      await check(page, 'phone-dashboard-settings');
+
+      const details = page.locator('details.password-change');
+      await details.locator('summary', { hasText: 'Change Password' }).click();
+      await eventually(() => details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await page.getByLabel('Current password', { exact: true }).isVisible()).toBe(true);
+      await check(page, 'phone-dashboard-settings-password');
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// On a desktop
+
+describe('accounts on a desktop', () => {
+  it('shows /login and /dashboard', async () => {
+    const account = newAccount('Fern');
+    await withPage(browser, desktop, async (page) => {
+      await openLogin(page);
+      await check(page, 'desktop-login');
+      await registerAccount(page.context(), shop.baseUrl, account);
+      await page.goto(`${shop.baseUrl}/dashboard`);
+      await expectSignedInAs(page, account.firstName);
+      await check(page, 'desktop-dashboard');
+    });
+  });
+});
