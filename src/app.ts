@@ -63,7 +63,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments 
   const accounts = createAccountsService({ db, mailer, counter, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService(db);
+  const contact = createContactService({ db, mailer });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   app.disable('x-powered-by');

@@ -40,6 +40,8 @@ describe('contact page', () => {
     const rows = await messages();
     expect(rows).toHaveLength(before + 1);
     expect(rows.at(-1)).toMatchObject({ email: 'maya@example.com', subject: valid.subject });
+    const mail = await shop.db('outbox').where({ toAddress: 'maya@example.com' });
+    expect(mail.map((m) => m.subject)).toContain('We received your message');
   });
 
   it.each([

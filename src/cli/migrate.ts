@@ -1,0 +1,19 @@
+import 'dotenv/config';
+import { loadConfig } from '../config.ts';
+import { connectDb } from '../db.ts';
+
+// `npm run migrate` applies pending migrations (the shop also does this at start-up);
+// `npm run migrate -- rollback` undoes the last batch.
+const config = loadConfig();
+const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+try {
+  if (process.argv[2] === 'rollback') {
+    const [batch, names] = await db.migrate.rollback();
+    console.log(names.length ? `Rolled back batch ${batch}: ${names.join(', ')}` : 'Nothing to roll back.');
+  } else {
+    const [batch, names] = await db.migrate.latest();
+    console.log(names.length ? `Applied batch ${batch}: ${names.join(', ')}` : 'Already up to date.');
+  }
+} finally {
+  await db.destroy();
+}
