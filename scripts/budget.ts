@@ -18,7 +18,9 @@ import { createMailer } from '../src/features/mail/mailer.ts';
 
 const BEFORE_INTERACTION_KB = 10;
 const WITH_ISLANDS_KB = 75;
-const PAGES = ['/', '/books', '/books/1', '/about', '/contact', '/termsofuse', '/copyrighttrademark', '/privacy', '/cart', '/login'];
+// The pages a parent browses are held to the budgets; the rest are reported.
+const BUDGETED = ['/', '/books', '/books/1', '/about', '/termsofuse', '/copyrighttrademark', '/privacy'];
+const REPORTED = ['/contact', '/cart', '/login', '/simple-checkout'];
 
 interface Chunk {
   file: string;
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   let failed = false;
   console.log(`| page | before interaction (KB gz) | with its islands open (KB gz) | islands |`);
   console.log(`|---|---|---|---|`);
-  for (const page of PAGES) {
+  for (const page of [...BUDGETED, ...REPORTED]) {
     const html = await (await fetch(base + page)).text();
     const entries = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => byFile.get(m[1]!)!);
     const islands = [...new Set([...html.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]!))];
@@ -69,11 +71,11 @@ async function main(): Promise<void> {
     const after = new Set([...before, ...islands.flatMap((i) => [...closure(islandChunk(i))])]);
     const beforeBytes = [...before].reduce((sum, k) => sum + gz(k), 0);
     const afterBytes = [...after].reduce((sum, k) => sum + gz(k), 0);
-    const over = beforeBytes > BEFORE_INTERACTION_KB * 1024 || afterBytes > WITH_ISLANDS_KB * 1024;
+    const over = BUDGETED.includes(page) && (beforeBytes > BEFORE_INTERACTION_KB * 1024 || afterBytes > WITH_ISLANDS_KB * 1024);
     failed ||= over;
     console.log(`| ${page} | ${kb(beforeBytes)} | ${kb(afterBytes)} | ${islands.join(', ') || '-'}${over ? ' OVER BUDGET' : ''} |`);
   }
-  console.log(`\nBudgets: ${BEFORE_INTERACTION_KB} KB before any interaction, ${WITH_ISLANDS_KB} KB with the page's islands open.`);
+  console.log(`\nBudgets for ${BUDGETED.join(' ')}: ${BEFORE_INTERACTION_KB} KB before any interaction, ${WITH_ISLANDS_KB} KB with the page's islands open.`);
   server.close();
   await sessions.close();
   await db.destroy();
