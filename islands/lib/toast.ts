@@ -23,9 +23,9 @@ export function showToast({ title, text = '', variant = 'success', durationMs = 
   list.replaceChildren(); // one at a time
   const item = document.createElement('li');
   item.className = `toast toast-${variant}`;
-  item.setAttribute('role', variant === 'error' ? 'alert' : 'status');
   item.dataset.toast = '';
   const body = document.createElement('div');
+  body.setAttribute('role', variant === 'error' ? 'alert' : 'status');
   for (const [cls, value] of [['toast-title', title], ['toast-text', text]] as const) {
     if (!value) continue;
     const p = document.createElement('p');

@@ -16,13 +16,17 @@ const { csrfSynchronisedProtection, generateToken } = csrfSync({
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Refuses unsafe requests that a browser says came from another site, before any token check. */
+/**
+ * Refuses unsafe requests that a browser says came from another site, before any token check.
+ * Sec-Fetch-Site is authoritative where the browser sends it; otherwise the Origin header
+ * (an opaque "null" origin carries no host to compare, so the token decides).
+ */
 export const rejectCrossSite: RequestHandler = (req, _res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
   const site = req.get('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none') return next(new Forbidden(CSRF_MESSAGE));
+  if (site) return next(site === 'same-origin' || site === 'none' ? undefined : new Forbidden(CSRF_MESSAGE));
   const origin = req.get('origin');
-  if (origin && hostOf(origin) !== req.get('host')) return next(new Forbidden(CSRF_MESSAGE));
+  if (origin && origin !== 'null' && hostOf(origin) !== req.get('host')) return next(new Forbidden(CSRF_MESSAGE));
   next();
 };
 

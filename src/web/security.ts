@@ -39,6 +39,8 @@ export function securityHeaders({ isProduction, stripeEnabled }: SecurityOptions
         ...(isProduction ? { upgradeInsecureRequests: [] } : {}),
       },
     },
+    // Same-origin referrers keep form posts' Origin header meaningful; other sites see nothing.
+    referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
 }

@@ -13,6 +13,8 @@ import {
   registerAccount,
   screenshot,
   startShop,
+  submitAndFollow,
+  submitForm,
   withPage,
   type Account,
   type Shop,
@@ -116,31 +118,31 @@ async function signUp(page: Page, account: Account): Promise<void> {
   await typeSignUpEmail(page, account.email, 'Email is available!');
   await form.getByLabel('Password', { exact: true }).fill(account.password);
   await form.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await Promise.all([page.waitForURL((url) => url.pathname === '/dashboard'), form.getByRole('button', { name: 'Create Account', exact: true }).click()]);
+  await submitAndFollow(page, form.getByRole('button', { name: 'Create Account', exact: true }), { post: '/signup', landing: '/dashboard' });
   await expectToast(page, 'Account Created!');
   await expectSignedInAs(page, account.firstName);
 }
 
-/** Fills and sends the Sign In form (the page must be /login). */
-async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+/** Fills the Sign In form (the page must be /login) and returns its Sign In button. */
+async function fillSignIn(page: Page, email: string, password: string) {
   const form = signInForm(page);
   await form.getByLabel('Email', { exact: true }).fill(email);
   await form.getByLabel('Password', { exact: true }).fill(password);
-  await Promise.all([page.waitForEvent('load'), form.getByRole('button', { name: 'Sign In', exact: true }).click()]);
+  return form.getByRole('button', { name: 'Sign In', exact: true });
 }
 
 async function signIn(page: Page, account: Account): Promise<void> {
   await Promise.all([page.waitForURL((url) => url.pathname === '/login'), siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true }).click()]);
-  await submitSignIn(page, account.email, account.password);
-  expect(pathOf(page)).toBe('/dashboard');
+  await submitAndFollow(page, await fillSignIn(page, account.email, account.password), { post: '/login', landing: '/dashboard' });
   await expectToast(page, 'Welcome back!', 'You are now signed in.');
   await expectSignedInAs(page, account.firstName);
 }
 
 /** A wrong password: the form comes back with an error toast and an inline alert. */
 async function failSignIn(page: Page, email: string): Promise<void> {
-  await submitSignIn(page, email, 'not-the-password');
+  const response = await submitForm(page, await fillSignIn(page, email, 'not-the-password'));
   expect(pathOf(page)).toBe('/login');
+  expect(response.status(), 'POST /login with a wrong password').toBe(401);
   await expectToast(page, 'Login Failed', 'Invalid email or password');
   const alert = signInForm(page).getByRole('alert');
   expect(await alert.innerText()).toBe('Invalid email or password');
@@ -149,7 +151,7 @@ async function failSignIn(page: Page, email: string): Promise<void> {
 }
 
 async function logOut(page: Page): Promise<void> {
-  await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.getByRole('button', { name: 'Log Out', exact: true }).first().click()]);
+  await submitAndFollow(page, page.getByRole('button', { name: 'Log Out', exact: true }).first(), { post: '/logout', landing: '/' });
   await expectToast(page, 'Logged Out', 'See you again soon!');
   await expectSignedOut(page);
 }
@@ -157,8 +159,7 @@ async function logOut(page: Page): Promise<void> {
 async function editFirstName(page: Page, firstName: string): Promise<void> {
   await Promise.all([page.waitForURL((url) => url.searchParams.get('edit') === '1'), page.getByRole('button', { name: 'Edit Profile', exact: true }).click()]);
   await page.getByLabel('First name', { exact: true }).fill(firstName);
-  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Save Changes', exact: true }).click()]);
-  expect(pathOf(page)).toBe('/dashboard');
+  await submitAndFollow(page, page.getByRole('button', { name: 'Save Changes', exact: true }), { post: '/dashboard/profile', landing: '/dashboard' });
   await expectToast(page, 'Profile Updated', 'Your details have been saved.');
   await expectSignedInAs(page, firstName);
   expect(await page.locator('h1').innerText()).toBe(`Hello, ${firstName}!`);
@@ -219,8 +220,7 @@ describe('accounts on a phone', () => {
         await registerElsewhere(account);
         await openLogin(page);
         for (let attempt = 1; attempt <= 4; attempt++) await failSignIn(page, account.email);
-        await submitSignIn(page, account.email, 'still-not-the-password');
-        expect(pathOf(page)).toBe('/failedlogin');
+        await submitAndFollow(page, await fillSignIn(page, account.email, 'still-not-the-password'), { post: '/login', landing: '/failedlogin' });
         expect(await page.locator('h1').innerText()).toBe('Account Security Alert');
         expect(await page.getByRole('button', { name: 'Return to Home', exact: true }).getAttribute('href')).toBe('/');
         await expectSignedOut(page);

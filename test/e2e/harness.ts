@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -274,11 +274,14 @@ export async function withPage(
   }
 }
 
-/** Saves a full-page PNG to test-results/screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page PNG to test-results/screenshots/<name>.png (`fullPage: false`: just the
+ * viewport, e.g. for a fixed drawer over a long page).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
-  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: file, fullPage, animations: 'disabled' });
   return file;
 }
 
@@ -353,4 +356,39 @@ export async function registerAccount(context: BrowserContext, baseUrl: string, 
     data: { lastName: '', ...account },
   });
   if (res.status() !== 201) throw new Error(`POST /api/auth/signup answered ${res.status()}: ${await res.text()}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain HTML forms
+
+/**
+ * Clicks a plain HTML form's submit button and waits until the page that answers it has loaded.
+ * Returns the response to the POST itself (a 303 when it redirected, else the re-rendered page).
+ */
+export async function submitForm(page: Page, submit: Locator): Promise<Response> {
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST' && r.isNavigationRequest()),
+    page.waitForEvent('load'),
+    submit.click(),
+  ]);
+  const response = await request.response();
+  if (!response) throw new Error(`POST ${new URL(request.url()).pathname} got no response`);
+  return response;
+}
+
+/**
+ * submitForm(), insisting that the POST went to `post`, answered 303, and that the browser
+ * followed it to `landing` (a pathname) which answered 200. The error quotes what the page says.
+ */
+export async function submitAndFollow(page: Page, submit: Locator, { post, landing }: { post: string; landing: string }): Promise<void> {
+  const response = await submitForm(page, submit);
+  const postedTo = new URL(response.url()).pathname;
+  const landed = new URL(page.url()).pathname;
+  const landingStatus = (await response.request().redirectedTo()?.response())?.status();
+  if (postedTo === post && response.status() === 303 && landed === landing && landingStatus === 200) return;
+  const says = (await page.locator('main').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 240);
+  throw new Error(
+    `expected POST ${post} to answer 303 and land on ${landing} (200); POST ${postedTo} answered ${response.status()}` +
+      ` and the browser is on ${landed}${landingStatus ? ` (${landingStatus})` : ''}. The page says: "${says}"`,
+  );
 }

@@ -49,10 +49,28 @@ describe('CSRF', () => {
     await agent.post('/contact').type('form').send({ ...message, _csrf: formToken(page.text) }).expect(303);
   });
 
+  it('accepts a same-origin form post whose Origin is "null", as Chromium sends it', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    await agent
+      .post('/contact')
+      .set('origin', 'null')
+      .set('sec-fetch-site', 'same-origin')
+      .type('form')
+      .send({ ...message, _csrf: formToken(page.text) })
+      .expect(303);
+  });
+
+  it('sends a same-origin referrer policy', async () => {
+    const res = await shop.browser().get('/').expect(200);
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+  });
+
   it('refuses unsafe requests a browser marks as cross-site, even with a token', async () => {
     const agent = shop.browser();
     const token = await csrfTokenFor(agent);
     await agent.post('/api/contact').set('x-csrf-token', token).set('sec-fetch-site', 'cross-site').send(message).expect(403);
+    await agent.post('/api/contact').set('x-csrf-token', token).set('sec-fetch-site', 'same-site').send(message).expect(403);
     await agent.post('/api/contact').set('x-csrf-token', token).set('origin', 'https://evil.example').send(message).expect(403);
   });
 });
