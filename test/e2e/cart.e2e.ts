@@ -99,8 +99,8 @@ async function addFromBookPage(page: Page, book: Book, quantity: number): Promis
 async function addFromCatalogue(page: Page, book: Book): Promise<void> {
   const card = page.locator('.book-card', { has: page.locator(`a[href="/books/${book.id}"]`) });
   const button = card.getByRole('button', { name: /^Add to Cart/ });
-  // Its name also carries the title (visually hidden), so a list of buttons stays distinguishable.
-  expect(await button.textContent()).toBe(`Add to Cart: ${book.title}`);
+  // Its accessible name also carries the title, so a list of these buttons stays distinguishable.
+  expect(await button.getAttribute('aria-label')).toBe(`Add to Cart: ${book.title}`);
   await button.click();
   await expectToast(page, 'Added to cart', 'Book has been added to your cart');
 }
