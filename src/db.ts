@@ -18,15 +18,10 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
   // Columns are snake_case in the database and camelCase everywhere in code, queries included.
   const mappers = knexSnakeCaseMappers();
   if (databaseUrl) {
-    const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
     return {
       client: 'mysql2',
       connection: {
-        host: url.hostname,
-        port: Number(url.port || 3306),
-        user: decodeURIComponent(url.username),
-        password: decodeURIComponent(url.password),
-        database: url.pathname.slice(1),
+        ...mysqlConnection(databaseUrl),
         charset: 'utf8mb4',
         timezone: 'Z',
         dateStrings: false,
@@ -57,6 +52,18 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
     },
     migrations,
     ...mappers,
+  };
+}
+
+/** Host, port, user, password and database of a mysql:// (or mariadb://) URL. */
+export function mysqlConnection(databaseUrl: string) {
+  const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+  return {
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: url.pathname.slice(1),
   };
 }
 

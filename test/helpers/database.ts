@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
+import { mysqlConnection } from '../../src/db.ts';
 
 /**
  * Where a test's data lives. With DATABASE_URL set (CI's second run) every call makes a
@@ -39,16 +40,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+// A connection to the server itself, outside any one database.
 function adminConnection(serverUrl: string) {
-  const url = new URL(serverUrl);
-  return knexFactory({
-    client: 'mysql2',
-    connection: {
-      host: url.hostname,
-      port: Number(url.port || 3306),
-      user: decodeURIComponent(url.username),
-      password: decodeURIComponent(url.password),
-    },
-    pool: { min: 0, max: 1 },
-  });
+  const { database: _ignored, ...server } = mysqlConnection(serverUrl);
+  return knexFactory({ client: 'mysql2', connection: server, pool: { min: 0, max: 1 } });
 }

@@ -84,14 +84,15 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       const already = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
       if (already) return already.id;
       await sellHeldCopies(trx, checkout.paymentIntentId, lines);
+      const amounts = decimalAmounts(checkout);
       const order = await Order.query(trx).insert({
         userId: checkout.userId,
         status: 'succeeded',
-        subtotal: toDecimal(toCents(checkout.subtotal)),
-        shipping: toDecimal(toCents(checkout.shipping)),
-        handling: toDecimal(toCents(checkout.handling)),
-        tax: toDecimal(toCents(checkout.tax)),
-        totalAmount: toDecimal(toCents(checkout.total)),
+        subtotal: amounts.subtotal,
+        shipping: amounts.shipping,
+        handling: amounts.handling,
+        tax: amounts.tax,
+        totalAmount: amounts.total,
         stripePaymentIntentId: checkout.paymentIntentId,
         shippingAddress: checkout.shippingAddress,
         city: checkout.city,
@@ -112,11 +113,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
           firstName: user!.firstName,
           orderId: order.id,
           items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
-          subtotal: toDecimal(toCents(checkout.subtotal)),
-          shipping: toDecimal(toCents(checkout.shipping)),
-          handling: toDecimal(toCents(checkout.handling)),
-          tax: toDecimal(toCents(checkout.tax)),
-          total: toDecimal(toCents(checkout.total)),
+          ...amounts,
           shippingAddress: checkout.shippingAddress,
           city: checkout.city,
           zipCode: checkout.zipCode,
@@ -230,6 +227,12 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+/** A checkout's amounts as "12.99" strings, however the driver returned the DECIMALs. */
+function decimalAmounts(checkout: Checkout) {
+  const money = (value: string | number) => toDecimal(toCents(value));
+  return { subtotal: money(checkout.subtotal), shipping: money(checkout.shipping), handling: money(checkout.handling), tax: money(checkout.tax), total: money(checkout.total) };
+}
 
 /** Orders ship within 1-2 business days and arrive a few days later: five business days out. */
 export function estimatedDelivery(from: Date): string {
