@@ -1,0 +1,451 @@
+// Checkout journeys, on a phone unless the describe says otherwise (sandbox payments: no Stripe keys).
+//
+//  1. Guest: book page -> cart drawer -> 'Proceed to Checkout' -> details and address -> totals
+//     (shipping $7.99, tax $0.00 for one $16.99 book to Portland OR 97205) -> 'Validate Address'
+//     -> pay with 4242... -> 'Payment Successful!' -> /order-confirmation -> signed in -> the order
+//     on /dashboard?tab=orders. axe + screenshots of the filled checkout, the confirmation and the orders tab.
+//  2. Guest: a declined card (4000 0000 0000 0002) leaves no order and stays on the page (axe +
+//     screenshot with the toast); the same page then pays with 4242....
+//  3. 3D Secure (4000 0025 0000 3155) passed: the bank's dialog (axe + screenshot), then the order.
+//  4. 3D Secure failed: 'Payment Failed' (axe + screenshot), no navigation, no order.
+//  5. Signed in: /authcheckout has no account fields (axe + screenshot) and pays to
+//     /order-confirmation?orderId=...
+//  6. An address that fails validation (Seattle, 97205): the failure panel (axe + screenshot),
+//     then the suggested Portland address fills the fields.
+//  7. An empty cart at /simple-checkout.
+//  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Account, type Shop } from './harness.ts';
+
+let shop: Shop;
+let browser: Browser;
+
+interface Book {
+  id: number;
+  title: string;
+  price: string;
+  priceCents: number;
+  inStock: number;
+}
+
+/** A $16.99 book with plenty of copies: every journey below buys (or holds) one copy of it. */
+let book: Book;
+
+/** One $16.99 book to Portland, OR: $7.99 shipping (under $25), $2.50 handling, no sales tax in Oregon. */
+const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', zipCode: '97205' };
+const PORTLAND_TOTALS: Totals = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
+
+const CARDS = {
+  succeeds: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  threeDSecure: '4000 0025 0000 3155',
+} as const;
+
+beforeAll(async () => {
+  shop = await startShop();
+  browser = await launchBrowser();
+  const res = await fetch(`${shop.baseUrl}/api/books`);
+  expect(res.status).toBe(200);
+  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
+  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
+  book = candidates[0]!;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+interface Address {
+  address: string;
+  city: string;
+  zipCode: string;
+}
+
+interface Totals {
+  subtotal: string;
+  shipping: string;
+  handling: string;
+  tax: string;
+  total: string;
+}
+
+const RUN = Date.now().toString(36);
+let customers = 0;
+/** A new customer; the email is unique within the run and across runs. */
+function newCustomer(firstName: string): Required<Account> {
+  customers += 1;
+  return { firstName, lastName: 'Reader', email: `${firstName.toLowerCase()}.${RUN}.${customers}@example.com`, password: `bedtime-${customers}-story` };
+}
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+/** Retries `read` until it matches (network round trips, React renders). */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+const siteHeader = (page: Page) => page.locator('header.site-header');
+const payButton = (page: Page) => page.locator('button.pay-button');
+const totalCell = (page: Page, key: keyof Totals) => page.locator(`[data-total="${key}"]`);
+
+/** The one toast on screen has this title and text. */
+async function expectToast(page: Page, title: string, text: string): Promise<void> {
+  const toast = page.locator('[data-toasts] [data-toast]');
+  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
+  expect(await toast.locator('.toast-text').innerText()).toBe(text);
+}
+
+/** A card expiry date three years from now, as MM/YY. */
+function futureExpiry(): string {
+  const now = new Date();
+  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 3) % 100).padStart(2, '0')}`;
+}
+
+async function addBookToCart(page: Page): Promise<void> {
+  const res = await page.goto(`${shop.baseUrl}/books/${book.id}`);
+  expect(res?.status()).toBe(200);
+  const form = page.locator('form[data-add-to-cart]');
+  await form.getByLabel('Quantity').selectOption('1');
+  await form.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+  await expectToast(page, 'Added to Cart!', `${book.title} has been added to your cart.`);
+}
+
+/** Opens the cart drawer and follows 'Proceed to Checkout' to `target`. */
+async function proceedToCheckout(page: Page, target: '/simple-checkout' | '/authcheckout'): Promise<void> {
+  await page.locator('[data-cart-button]').click();
+  const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
+  await drawer.waitFor();
+  const checkout = drawer.getByRole('button', { name: 'Proceed to Checkout', exact: true });
+  await Promise.all([page.waitForURL((url) => url.pathname === target), checkout.click()]);
+  await expectCheckoutPage(page);
+}
+
+/** The checkout page with its islands mounted: the card fields and 'Validate Address' are there. */
+async function expectCheckoutPage(page: Page): Promise<void> {
+  expect(await page.locator('h1').innerText()).toBe('Complete Your Order');
+  await page.locator('#card-number').waitFor();
+  await page.getByRole('button', { name: 'Validate Address', exact: true }).waitFor();
+  expect(await totalCell(page, 'subtotal').innerText()).toBe(`$${book.price}`);
+  expect(await totalCell(page, 'shipping').innerText()).toBe('Enter your address');
+}
+
+/** A guest's checkout page, starting from an empty browser: book page, drawer, checkout. */
+async function startGuestCheckout(page: Page): Promise<void> {
+  await addBookToCart(page);
+  await proceedToCheckout(page, '/simple-checkout');
+}
+
+async function fillGuestDetails(page: Page, customer: Required<Account>): Promise<void> {
+  await page.locator('#co-first').fill(customer.firstName);
+  await page.locator('#co-last').fill(customer.lastName);
+  await page.locator('#co-email').fill(customer.email);
+  await page.locator('#co-password').fill(customer.password);
+  await page.locator('#co-confirm').fill(customer.password);
+}
+
+async function fillAddress(page: Page, { address, city, zipCode }: Address): Promise<void> {
+  await page.locator('#co-address').fill(address);
+  await page.locator('#co-city').fill(city);
+  await page.locator('#co-zip').fill(zipCode);
+}
+
+/** The Order Summary shows these amounts, and the Pay button the total. */
+async function expectTotals(page: Page, totals: Totals): Promise<void> {
+  await eventually(() => totalCell(page, 'total').innerText()).toBe(totals.total);
+  for (const key of ['subtotal', 'shipping', 'handling', 'tax'] as const) {
+    expect(await totalCell(page, key).innerText(), `Order Summary ${key}`).toBe(totals[key]);
+  }
+  await eventually(() => payButton(page).innerText()).toBe(`Pay ${totals.total}`);
+}
+
+async function validateAddress(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Validate Address', exact: true }).click();
+}
+
+async function enterCard(page: Page, number: string): Promise<void> {
+  await page.locator('#card-number').fill(number);
+  await page.locator('#card-expiry').fill(futureExpiry());
+  await page.locator('#card-cvc').fill('123');
+}
+
+/** Types a card and presses 'Pay $X.XX'. */
+async function payWith(page: Page, number: string, total = PORTLAND_TOTALS.total): Promise<void> {
+  await enterCard(page, number);
+  const pay = page.getByRole('button', { name: `Pay ${total}`, exact: true });
+  expect(await pay.isEnabled()).toBe(true);
+  await pay.click();
+}
+
+/** The 3D Secure card opens the bank's dialog. */
+async function expectBankDialog(page: Page, total = PORTLAND_TOTALS.total) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm this payment' });
+  await dialog.waitFor();
+  expect(await dialog.innerText()).toContain(`Your bank asks you to approve a payment of ${total} to Little Lantern Books.`);
+  return dialog;
+}
+
+/**
+ * 'Payment Successful!', then (a second later) the confirmation page for the new order.
+ * A guest's address also carries the payment intent id. Returns the order id.
+ */
+async function expectPaymentSucceeds(page: Page, variant: 'guest' | 'account'): Promise<number> {
+  await expectToast(page, 'Payment Successful!', 'Thank you! Taking you to your order confirmation...');
+  await page.waitForURL((url) => url.pathname === '/order-confirmation');
+  const params = new URL(page.url()).searchParams;
+  const orderId = Number(params.get('orderId'));
+  expect(Number.isInteger(orderId) && orderId > 0, `orderId in ${page.url()}`).toBe(true);
+  if (variant === 'guest') {
+    expect([...params.keys()]).toEqual(['orderId', 'paymentIntentId']);
+    expect(params.get('paymentIntentId')).toMatch(/^pi_sbx_[0-9a-f]+$/);
+  } else {
+    expect([...params.keys()]).toEqual(['orderId']);
+  }
+  await expectConfirmation(page, orderId, PORTLAND, PORTLAND_TOTALS);
+  return orderId;
+}
+
+async function expectConfirmation(page: Page, orderId: number, shipTo: Address, totals: Totals): Promise<void> {
+  expect(await page.locator('h1').innerText()).toBe('Order Confirmed!');
+  const facts = page.locator('dl.order-facts');
+  const fact = (term: string) => facts.locator(`dt:text-is("${term}") + dd`);
+  expect(await fact('Order number').innerText()).toBe(`#${orderId}`);
+  expect(await fact('Ships to').innerText()).toBe(`${shipTo.address}, ${shipTo.city} ${shipTo.zipCode}`);
+  expect(await page.locator('.summary-lines li').allInnerTexts()).toEqual([expect.stringContaining(book.title)]);
+  const summary = page.locator('dl.summary-totals');
+  for (const [term, amount] of [
+    ['Subtotal', totals.subtotal],
+    ['Shipping', totals.shipping],
+    ['Handling', totals.handling],
+    ['Tax', totals.tax],
+    ['Total', totals.total],
+  ] as const) {
+    expect(await summary.locator(`dt:text-is("${term}") + dd`).innerText(), `confirmation ${term}`).toBe(amount);
+  }
+}
+
+async function expectSignedInAs(page: Page, firstName: string): Promise<void> {
+  expect(await siteHeader(page).getByRole('link', { name: `Hello, ${firstName}!`, exact: true }).count()).toBe(1);
+  expect(await siteHeader(page).getByRole('button', { name: 'Parent Login' }).count()).toBe(0);
+}
+
+/** The signed-in customer's orders, from GET /api/orders with the page's cookies. */
+async function orderIds(page: Page): Promise<number[]> {
+  const res = await page.request.get(`${shop.baseUrl}/api/orders`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as Array<{ id: number }>).map((o) => o.id);
+}
+
+async function openOrdersTab(page: Page): Promise<void> {
+  const res = await page.goto(`${shop.baseUrl}/dashboard?tab=orders`);
+  expect(res?.status()).toBe(200);
+  expect(await page.locator('#panel-orders').isVisible()).toBe(true);
+}
+
+async function expectOrderListed(page: Page, orderId: number): Promise<void> {
+  await openOrdersTab(page);
+  const orders = page.locator('#panel-orders li.order');
+  expect(await orders.locator('h3').allInnerTexts()).toEqual([`Order #${orderId}`]);
+  expect(await orders.innerText()).toContain(`Total ${PORTLAND_TOTALS.total}`);
+  expect(await orders.innerText()).toContain(`1 × ${book.title}`);
+}
+
+async function expectNoOrders(page: Page): Promise<void> {
+  expect(await orderIds(page)).toEqual([]);
+  await openOrdersTab(page);
+  expect(await page.locator('#panel-orders').getByText("You haven't placed any orders yet.", { exact: true }).count()).toBe(1);
+  expect(await page.locator('#panel-orders').getByRole('button', { name: 'Browse Books', exact: true }).getAttribute('href')).toBe('/books');
+}
+
+/** A payment that fails leaves the customer on the checkout page, with the Pay button ready again. */
+async function expectPaymentFailed(page: Page, text: string, from = '/simple-checkout'): Promise<void> {
+  await expectToast(page, 'Payment Failed', text);
+  await eventually(() => payButton(page).isEnabled()).toBe(true);
+  // The successful path navigates one second after its toast: wait longer than that.
+  await page.waitForTimeout(1_500);
+  expect(pathOf(page)).toBe(from);
+  expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
+}
+
+/**
+ * Screenshot and axe for one state of a page. A full-page shot starts from the top, so the
+ * sticky header is drawn where it belongs rather than over the part of the form last scrolled to.
+ */
+async function check(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name, { fullPage });
+  await expectNoAxeViolations(page);
+}
+
+/** Journey 1 (and 8): a guest buys one book with 4242, checking and capturing each step. */
+async function guestBuysABook(page: Page, device: 'phone' | 'desktop'): Promise<void> {
+  const customer = newCustomer(device === 'phone' ? 'Ada' : 'Dora');
+  await startGuestCheckout(page);
+  await fillGuestDetails(page, customer);
+  await fillAddress(page, PORTLAND);
+  await expectTotals(page, PORTLAND_TOTALS);
+
+  await validateAddress(page);
+  await eventually(() => page.locator('.address-ok').allInnerTexts()).toEqual([expect.stringMatching(/^Address verified \(\d{1,3}% confidence\)\.$/)]);
+  expect(await page.getByText('Address Verification Failed').count()).toBe(0);
+
+  await enterCard(page, CARDS.succeeds);
+  await check(page, `${device}-checkout-guest-filled`);
+
+  await payWith(page, CARDS.succeeds);
+  const orderId = await expectPaymentSucceeds(page, 'guest');
+  await expectSignedInAs(page, customer.firstName);
+  await check(page, `${device}-order-confirmation`);
+
+  expect(await orderIds(page)).toEqual([orderId]);
+  await expectOrderListed(page, orderId);
+  await check(page, `${device}-dashboard-orders-after-checkout`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// On a phone
+
+describe('checkout on a phone', () => {
+  it('a guest buys a book: details, totals, address check, card, confirmation, dashboard', async () => {
+    await withPage(browser, phone, (page) => guestBuysABook(page, 'phone'));
+  });
+
+  it('a guest whose card is declined stays on the page and pays with another card', async () => {
+    const customer = newCustomer('Bea');
+    await withPage(browser, phone, async (page) => {
+      await startGuestCheckout(page);
+      await fillGuestDetails(page, customer);
+      await fillAddress(page, PORTLAND);
+      await expectTotals(page, PORTLAND_TOTALS);
+
+      await payWith(page, CARDS.declined);
+      await expectPaymentFailed(page, 'Your card was declined.');
+      await check(page, 'phone-checkout-declined', { fullPage: false });
+      // The account was created before the card was tried; no order came of the payment.
+      expect(await orderIds(page)).toEqual([]);
+      expect(await page.locator('#co-email').inputValue()).toBe(customer.email);
+      expect(await page.locator('#co-zip').inputValue()).toBe(PORTLAND.zipCode);
+
+      await payWith(page, CARDS.succeeds);
+      const orderId = await expectPaymentSucceeds(page, 'guest');
+      await expectSignedInAs(page, customer.firstName);
+      expect(await orderIds(page)).toEqual([orderId]);
+    });
+  });
+
+  it('3D Secure: the bank dialog, authentication completed, the order confirmed', async () => {
+    const customer = newCustomer('Cleo');
+    await withPage(browser, phone, async (page) => {
+      await startGuestCheckout(page);
+      await fillGuestDetails(page, customer);
+      await fillAddress(page, PORTLAND);
+      await expectTotals(page, PORTLAND_TOTALS);
+
+      await payWith(page, CARDS.threeDSecure);
+      const dialog = await expectBankDialog(page);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Complete authentication');
+      await check(page, 'phone-checkout-3ds-dialog', { fullPage: false });
+
+      await dialog.getByRole('button', { name: 'Complete authentication', exact: true }).click();
+      const orderId = await expectPaymentSucceeds(page, 'guest');
+      expect(await orderIds(page)).toEqual([orderId]);
+    });
+  });
+
+  it('3D Secure: failed authentication shows Payment Failed, stays on the page and makes no order', async () => {
+    const customer = newCustomer('Edie');
+    await withPage(browser, phone, async (page) => {
+      await startGuestCheckout(page);
+      await fillGuestDetails(page, customer);
+      await fillAddress(page, PORTLAND);
+      await expectTotals(page, PORTLAND_TOTALS);
+
+      await payWith(page, CARDS.threeDSecure);
+      const dialog = await expectBankDialog(page);
+      await dialog.getByRole('button', { name: 'Fail authentication', exact: true }).click();
+      await eventually(() => page.getByRole('dialog', { name: 'Confirm this payment' }).count()).toBe(0);
+      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.');
+      await check(page, 'phone-checkout-3ds-failed', { fullPage: false });
+
+      await expectNoOrders(page);
+    });
+  });
+
+  it('a signed-in customer pays on /authcheckout, which asks for no account details', async () => {
+    const customer = newCustomer('Fern');
+    await withPage(browser, phone, async (page) => {
+      await registerAccount(page.context(), shop.baseUrl, customer);
+      await addBookToCart(page);
+      await expectSignedInAs(page, customer.firstName);
+      await proceedToCheckout(page, '/authcheckout');
+
+      expect(await page.locator('.checkout-hero').innerText()).toContain(`Signed in as ${customer.email}`);
+      for (const id of ['co-first', 'co-last', 'co-email', 'co-password', 'co-confirm']) {
+        expect(await page.locator(`#${id}`).count(), `#${id} on /authcheckout`).toBe(0);
+      }
+      expect(await page.locator('input[type="password"]').count()).toBe(0);
+
+      await fillAddress(page, PORTLAND);
+      await expectTotals(page, PORTLAND_TOTALS);
+      await enterCard(page, CARDS.succeeds);
+      await check(page, 'phone-authcheckout-filled');
+
+      await payWith(page, CARDS.succeeds);
+      const orderId = await expectPaymentSucceeds(page, 'account');
+      await expectSignedInAs(page, customer.firstName);
+      expect(await orderIds(page)).toEqual([orderId]);
+    });
+  });
+
+  it('an address that fails validation offers the right city, which fills the fields', async () => {
+    await withPage(browser, phone, async (page) => {
+      await startGuestCheckout(page);
+      const wrongCity = { ...PORTLAND, city: 'Seattle' };
+      await fillAddress(page, wrongCity);
+      // The ZIP code decides the state (and so the tax): the totals are Portland's already.
+      await expectTotals(page, PORTLAND_TOTALS);
+
+      await validateAddress(page);
+      const failed = page.locator('.address-failed');
+      await failed.waitFor();
+      expect(await failed.getAttribute('role')).toBe('alert');
+      expect(await failed.locator('.address-failed-title').innerText()).toBe('Address Verification Failed');
+      expect(await page.locator('.address-ok').count()).toBe(0);
+      const suggestion = page.getByRole('button', { name: `${PORTLAND.address}, Portland, OR 97205`, exact: true });
+      expect(await suggestion.count()).toBe(1);
+      await check(page, 'phone-checkout-address-failed');
+
+      await suggestion.click();
+      await expectToast(page, 'Address Updated', 'We filled in the suggested address.');
+      expect(await page.locator('#co-city').inputValue()).toBe('Portland');
+      expect(await page.locator('#co-address').inputValue()).toBe(PORTLAND.address);
+      expect(await page.locator('#co-zip').inputValue()).toBe(PORTLAND.zipCode);
+      await eventually(() => page.locator('.address-failed').count()).toBe(0);
+      expect(await page.locator('.address-ok').innerText()).toBe('Address verified (100% confidence).');
+      await expectTotals(page, PORTLAND_TOTALS);
+    });
+  });
+
+  it('an empty cart at /simple-checkout says so and links back to the books', async () => {
+    await withPage(browser, phone, async (page) => {
+      const res = await page.goto(`${shop.baseUrl}/simple-checkout`);
+      expect(res?.status()).toBe(200);
+      expect(pathOf(page)).toBe('/simple-checkout');
+      expect(await page.locator('h1').innerText()).toBe('Complete Your Order');
+      expect(await page.getByText('Your cart is empty. Add some books before checking out.', { exact: true }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Return to Books', exact: true }).getAttribute('href')).toBe('/books');
+      expect(await page.locator('#checkout-form').count()).toBe(0);
+      await check(page, 'phone-checkout-empty');
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// On a desktop
+
+describe('checkout on a desktop', () => {
+  it('a guest buys a book (screenshots of the checkout with totals and of the confirmation)', async () => {
+    await withPage(browser, desktop, (page) => guestBuysABook(page, 'desktop'));
+  });
+});
