@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { showToast } from '../lib/toast.ts';
 
@@ -26,6 +26,13 @@ export function splitSuggestion(suggestion: string): { address: string; city: st
 export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
   const [result, setResult] = useState<Validation | null>(null);
   const [busy, setBusy] = useState(false);
+  const verified = useRef<HTMLParagraphElement>(null);
+  const [chosen, setChosen] = useState(false);
+
+  // The chosen suggestion's button is gone: focus moves to the message that replaced it.
+  useEffect(() => {
+    if (chosen) verified.current?.focus();
+  }, [chosen]);
 
   const validate = async () => {
     const body = { address: input(addressId)?.value.trim() ?? '', city: input(cityId)?.value.trim() ?? '', zipCode: input(zipId)?.value.trim() ?? '' };
@@ -37,6 +44,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
     // A failed request reads as an address that could not be verified.
     const answer = await api<Validation>('POST', '/api/validate-address', body).catch(() => ({ isValid: false, confidence: 0, suggestions: [] }));
     setResult(answer);
+    setChosen(false);
     setBusy(false);
   };
 
@@ -49,6 +57,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
       field.dispatchEvent(new Event('input', { bubbles: true }));
     }
     setResult({ isValid: true, confidence: 100, suggestions: [] });
+    setChosen(true);
     showToast({ title: 'Address Updated', text: 'We filled in the suggested address.' });
   };
 
@@ -59,7 +68,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
       </button>
       <div aria-live="polite">
         {result?.isValid && (
-          <p className="address-ok">
+          <p className="address-ok" ref={verified} tabIndex={-1}>
             Address verified ({result.confidence}% confidence).
           </p>
         )}

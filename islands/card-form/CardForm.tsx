@@ -20,8 +20,8 @@ interface OpenIntent extends IntentHandle {
   key: string;
 }
 
-const fail = (title: string, err: unknown, fallback: string) =>
-  showToast({ title, text: err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback, variant: 'error' });
+/** The reason a step failed, from the server where it gave one a parent can read. */
+const reason = (err: unknown, fallback: string) => (err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback);
 
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the spec's
@@ -36,6 +36,12 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   const paymentCustomer = useRef<string | null>(null);
   const [total, setTotal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A failed step is told in a toast and stays written beside the Pay button.
+  const [problem, setProblem] = useState<string | null>(null);
+  const fail = (title: string, text: string) => {
+    setProblem(`${title}: ${text}`);
+    showToast({ title, text, variant: 'error' });
+  };
 
   useEffect(() => {
     const onTotals = (event: Event) => setTotal((event as CustomEvent<TotalsAnswer>).detail.total);
@@ -66,22 +72,23 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   });
 
   async function pay(details: CheckoutDetails): Promise<void> {
-    const problem = problemWith(details, variant);
-    if (problem) return showToast({ ...problem, variant: 'error' });
-    if (!payer.current) return showToast({ title: 'Error', text: 'Card element not found', variant: 'error' });
+    const invalid = problemWith(details, variant);
+    if (invalid) return fail(invalid.title, invalid.text);
+    if (!payer.current) return fail('Error', 'Card element not found');
     const shippingInfo = { address: details.address, city: details.city, zipCode: details.zipCode };
+    setProblem(null);
     setBusy(true);
     try {
       if (variant === 'guest' && !paymentCustomer.current) {
         const created = await api<{ stripeCustomerId: string; csrfToken: string }>('POST', '/api/create-user-and-customer', { ...details, shippingInfo }).catch((err: unknown) => {
-          fail('Account Creation Failed', err, 'Failed to create account. Please try again.');
+          fail('Account Creation Failed', reason(err, 'Failed to create account. Please try again.'));
         });
         if (!created) return;
         rememberCsrfToken(created.csrfToken);
         paymentCustomer.current = created.stripeCustomerId;
       }
       const totals = await api<TotalsAnswer>('POST', '/api/calculate-totals', shippingInfo).catch((err: unknown) => {
-        fail('Error', err, 'Failed to calculate totals');
+        fail('Error', reason(err, 'Failed to calculate totals'));
       });
       if (!totals) return;
       showTotals(totals);
@@ -95,7 +102,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
             ? { stripeCustomerId: paymentCustomer.current, totalAmount: totals.total, shippingInfo }
             : { amount: Math.round(Number(totals.total) * 100), shippingInfo },
         ).catch((err: unknown) => {
-          fail('Payment Failed', err, 'Something went wrong. Please try again.');
+          fail('Payment Failed', reason(err, 'Something went wrong. Please try again.'));
         });
         if (!created) return;
         intent.current = { ...created, key };
@@ -107,13 +114,15 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
         ok: false as const,
         message: 'Something went wrong. Please try again.',
       }));
-      if (!result.ok) return showToast({ title: 'Payment Failed', text: result.message, variant: 'error' });
+      if (!result.ok) return fail('Payment Failed', result.message);
 
       const completed = await api<{ order: { id: number; stripePaymentIntentId: string } }>('POST', '/api/complete-order', {
         stripePaymentIntentId: open.paymentIntentId,
         shippingInfo,
       }).catch((err: unknown) => {
-        fail('Order Completion Failed', err instanceof ApiError && err.status === 409 ? err : null, 'Failed to complete order. Please contact support.');
+        // A refund for a book that sold out comes back as a 409 whose message says so.
+        const text = 'Failed to complete order. Please contact support.';
+        fail('Order Completion Failed', err instanceof ApiError && err.status === 409 ? reason(err, text) : text);
       });
       if (!completed) return;
       showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
@@ -129,6 +138,11 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   return (
     <div className="card-form-inner">
       {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" aria-label="Card details" />}
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
       <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined}>
         {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
       </button>

@@ -1,4 +1,4 @@
-import { useImperativeHandle, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { api } from '../lib/api.ts';
 import type { Payer, PayResult } from './payer.ts';
 import { CARD_CHECK_ADVICE } from './payer.ts';
@@ -49,22 +49,43 @@ export function SandboxCard({ payerRef, amount }: { payerRef: Ref<Payer>; amount
           <input id="card-cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} value={card.cvc} onChange={field('cvc')} required />
         </div>
       </div>
-      {challenge && (
-        <div className="challenge-backdrop">
-          <div className="challenge" role="dialog" aria-modal="true" aria-labelledby="challenge-title">
-            <h2 id="challenge-title">Confirm this payment</h2>
-            <p>Your bank asks you to approve a payment{amount ? ` of $${amount}` : ''} to Little Lantern Books. (3D Secure test)</p>
-            <div className="form-actions">
-              <button type="button" onClick={() => challenge(true)} autoFocus>
-                Complete authentication
-              </button>
-              <button type="button" className="secondary outline" onClick={() => challenge(false)}>
-                Fail authentication
-              </button>
-            </div>
-          </div>
-        </div>
-      )}
+      {challenge && <Challenge amount={amount} answer={challenge} />}
     </div>
+  );
+}
+
+/**
+ * The bank's 3D Secure step, as a modal <dialog>: focus stays inside it, Escape counts as
+ * failing it, and focus goes back to where it was when it closes.
+ */
+function Challenge({ amount, answer }: { amount: string | null; answer: (passed: boolean) => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.current?.showModal();
+    return () => opener?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="challenge-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        answer(false);
+      }}
+    >
+      <article>
+        <h2 id="challenge-title">Confirm this payment</h2>
+        <p>Your bank asks you to approve a payment{amount ? ` of $${amount}` : ''} to Little Lantern Books. (3D Secure test)</p>
+        <div className="form-actions">
+          <button type="button" onClick={() => answer(true)} autoFocus>
+            Complete authentication
+          </button>
+          <button type="button" className="secondary outline" onClick={() => answer(false)}>
+            Fail authentication
+          </button>
+        </div>
+      </article>
+    </dialog>
   );
 }

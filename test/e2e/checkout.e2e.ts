@@ -33,7 +33,7 @@ interface Book {
 let book: Book;
 
 /** One $16.99 book to Portland, OR: $7.99 shipping (under $25), $2.50 handling, no sales tax in Oregon. */
-const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', zipCode: '97205' };
+const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', state: 'OR', zipCode: '97205' };
 const PORTLAND_TOTALS: Totals = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
 
 const CARDS = {
@@ -63,6 +63,7 @@ afterAll(async () => {
 interface Address {
   address: string;
   city: string;
+  state: string;
   zipCode: string;
 }
 
@@ -211,7 +212,7 @@ async function expectConfirmation(page: Page, orderId: number, shipTo: Address, 
   const facts = page.locator('dl.order-facts');
   const fact = (term: string) => facts.locator(`dt:text-is("${term}") + dd`);
   expect(await fact('Order number').innerText()).toBe(`#${orderId}`);
-  expect(await fact('Ships to').innerText()).toBe(`${shipTo.address}, ${shipTo.city} ${shipTo.zipCode}`);
+  expect(await fact('Ships to').innerText()).toBe(`${shipTo.address}, ${shipTo.city}, ${shipTo.state} ${shipTo.zipCode}`);
   expect(await page.locator('.summary-lines li').allInnerTexts()).toEqual([expect.stringContaining(book.title)]);
   const summary = page.locator('dl.summary-totals');
   for (const [term, amount] of [
