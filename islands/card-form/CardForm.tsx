@@ -138,12 +138,13 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   return (
     <div className="card-form-inner">
       {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" aria-label="Card details" />}
+      {/* The toast announces the failure; this stays, and the Pay button points to it. */}
       {problem && (
-        <p className="form-error" role="alert">
+        <p className="form-error" id="payment-problem">
           {problem}
         </p>
       )}
-      <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined}>
+      <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
         {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
       </button>
       <p className="form-aside">Payments are encrypted and processed by our card payment provider. We never store your card number.</p>

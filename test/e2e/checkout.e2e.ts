@@ -267,6 +267,9 @@ async function expectPaymentFailed(page: Page, text: string, from = '/simple-che
   await page.waitForTimeout(1_500);
   expect(pathOf(page)).toBe(from);
   expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
+  // The reason stays beside the Pay button after the toast has gone.
+  expect(await page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${text}`);
+  expect(await payButton(page).getAttribute('aria-describedby')).toBe('payment-problem');
 }
 
 /**

@@ -42,7 +42,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startShop({ timeoutMs = 60_000 } = {}): Promise<Shop> {
+export interface StartShopOptions {
+  timeoutMs?: number;
+  /**
+   * Extra environment variables for the server, applied over the defaults above (e.g. Stripe
+   * keys pointing at a local stand-in: `startShop({ env: { STRIPE_SECRET_KEY: ... } })`).
+   */
+  env?: Record<string, string>;
+}
+
+export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -65,6 +74,7 @@ export async function startShop({ timeoutMs = 60_000 } = {}): Promise<Shop> {
   });
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   if (process.env.E2E_REDIS_URL) env.REDIS_URL = process.env.E2E_REDIS_URL;
+  Object.assign(env, extraEnv);
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
