@@ -137,7 +137,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
 
   return (
     <div className="card-form-inner">
-      {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" aria-label="Card details" />}
+      {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" role="group" aria-label="Card details" />}
       {/* The toast announces the failure; this stays, and the Pay button points to it. */}
       {problem && (
         <p className="form-error" id="payment-problem">

@@ -60,6 +60,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   delete env.REDIS_URL;
   delete env.SESSION_SECRET;
   delete env.PUBLIC_URL;
+  for (const name of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[name];
   Object.assign(env, {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',

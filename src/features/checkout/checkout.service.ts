@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
+import { toDate } from '../../lib/dates.ts';
 import { toCents, toDecimal } from '../../lib/money.ts';
 import { Checkout } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
@@ -48,7 +49,8 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     const customer = await payments.createCustomer({
       email: user.email,
       name: `${user.firstName} ${user.lastName}`.trim(),
-      idempotencyKey: `customer-${user.id}`,
+      // Unique to this account, even across databases that share one Stripe account.
+      idempotencyKey: `customer-${user.id}-${toDate(user.createdAt).getTime()}`,
     });
     await User.query(db).findById(user.id).patch({ paymentCustomerId: customer.id });
     return customer.id;
