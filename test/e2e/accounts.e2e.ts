@@ -19,6 +19,7 @@ import {
   type Account,
   type Shop,
 } from './harness.ts';
+import { eventually, expectToast, pathOf } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
@@ -53,20 +54,10 @@ async function registerElsewhere(account: Account): Promise<void> {
   }
 }
 
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
-
 const siteHeader = (page: Page) => page.locator('header.site-header');
 const emailStatus = (page: Page) => page.locator('#signup-email-status');
 const signInForm = (page: Page) => page.locator('#panel-signin form');
 const signUpForm = (page: Page) => page.locator('#panel-signup form');
-
-/** The one toast on screen has this title (and text, when given). */
-async function expectToast(page: Page, title: string, text?: string): Promise<void> {
-  const toast = page.locator('[data-toasts] [data-toast]');
-  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
-  if (text !== undefined) expect(await toast.locator('.toast-text').innerText()).toBe(text);
-}
 
 async function expectSignedInAs(page: Page, firstName: string): Promise<void> {
   const greeting = siteHeader(page).getByRole('link', { name: `Hello, ${firstName}!`, exact: true });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { desktop, expectNoAxeViolations, launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { pathOf } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
@@ -16,8 +17,6 @@ afterAll(async () => {
   await browser?.close();
   await shop?.stop();
 });
-
-const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /** Home -> 'Explore Our Collection' -> catalogue -> first book. Returns nothing; asserts as it goes. */
 async function homeToBook(page: Page, opts: { name?: string; axe: boolean }): Promise<void> {

@@ -16,17 +16,10 @@ import {
   withPage,
   type Shop,
 } from './harness.ts';
+import { eventually, expectToast, pathOf, type Book } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
-
-interface Book {
-  id: number;
-  title: string;
-  price: string;
-  priceCents: number;
-  inStock: number;
-}
 
 /** Two different books with more than 5 copies in stock, so quantities up to 5 (and one more) are allowed. */
 let bookA: Book;
@@ -50,11 +43,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const pathOf = (page: Page) => new URL(page.url()).pathname;
 const pathOfUrl = (url: string) => new URL(url).pathname;
-
-/** Retries `read` until it matches (network round trips, React renders). */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 
 const badge = (page: Page) => page.locator('[data-cart-badge]');
 const cartButton = (page: Page) => page.locator('[data-cart-button]');
@@ -71,13 +60,6 @@ async function expectBadge(page: Page, count: number): Promise<void> {
 async function expectNoBadge(page: Page): Promise<void> {
   await eventually(() => badge(page).isHidden()).toBe(true);
   expect(await cartButton(page).getAttribute('aria-label')).toBe('Shopping cart, 0 items');
-}
-
-/** The one toast on screen has this title and text. */
-async function expectToast(page: Page, title: string, text: string): Promise<void> {
-  const toast = page.locator('[data-toasts] [data-toast]');
-  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
-  expect(await toast.locator('.toast-text').innerText()).toBe(text);
 }
 
 async function openBook(page: Page, book: Book): Promise<void> {

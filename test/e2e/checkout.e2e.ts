@@ -16,25 +16,14 @@
 //  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Account, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
 
-interface Book {
-  id: number;
-  title: string;
-  price: string;
-  priceCents: number;
-  inStock: number;
-}
-
 /** A $16.99 book with plenty of copies: every journey below buys (or holds) one copy of it. */
 let book: Book;
-
-/** One $16.99 book to Portland, OR: $7.99 shipping (under $25), $2.50 handling, no sales tax in Oregon. */
-const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', state: 'OR', zipCode: '97205' };
-const PORTLAND_TOTALS: Totals = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
 
 const CARDS = {
   succeeds: '4242 4242 4242 4242',
@@ -60,43 +49,9 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-interface Address {
-  address: string;
-  city: string;
-  state: string;
-  zipCode: string;
-}
-
-interface Totals {
-  subtotal: string;
-  shipping: string;
-  handling: string;
-  tax: string;
-  total: string;
-}
-
-const RUN = Date.now().toString(36);
-let customers = 0;
-/** A new customer; the email is unique within the run and across runs. */
-function newCustomer(firstName: string): Required<Account> {
-  customers += 1;
-  return { firstName, lastName: 'Reader', email: `${firstName.toLowerCase()}.${RUN}.${customers}@example.com`, password: `bedtime-${customers}-story` };
-}
-
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-/** Retries `read` until it matches (network round trips, React renders). */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
-
 const siteHeader = (page: Page) => page.locator('header.site-header');
 const payButton = (page: Page) => page.locator('button.pay-button');
 const totalCell = (page: Page, key: keyof Totals) => page.locator(`[data-total="${key}"]`);
-
-/** The one toast on screen has this title and text. */
-async function expectToast(page: Page, title: string, text: string): Promise<void> {
-  const toast = page.locator('[data-toasts] [data-toast]');
-  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
-  expect(await toast.locator('.toast-text').innerText()).toBe(text);
-}
 
 /** A card expiry date three years from now, as MM/YY. */
 function futureExpiry(): string {
@@ -136,14 +91,6 @@ async function expectCheckoutPage(page: Page): Promise<void> {
 async function startGuestCheckout(page: Page): Promise<void> {
   await addBookToCart(page);
   await proceedToCheckout(page, '/simple-checkout');
-}
-
-async function fillGuestDetails(page: Page, customer: Required<Account>): Promise<void> {
-  await page.locator('#co-first').fill(customer.firstName);
-  await page.locator('#co-last').fill(customer.lastName);
-  await page.locator('#co-email').fill(customer.email);
-  await page.locator('#co-password').fill(customer.password);
-  await page.locator('#co-confirm').fill(customer.password);
 }
 
 async function fillAddress(page: Page, { address, city, zipCode }: Address): Promise<void> {
@@ -231,13 +178,6 @@ async function expectSignedInAs(page: Page, firstName: string): Promise<void> {
   expect(await siteHeader(page).getByRole('button', { name: 'Parent Login' }).count()).toBe(0);
 }
 
-/** The signed-in customer's orders, from GET /api/orders with the page's cookies. */
-async function orderIds(page: Page): Promise<number[]> {
-  const res = await page.request.get(`${shop.baseUrl}/api/orders`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as Array<{ id: number }>).map((o) => o.id);
-}
-
 async function openOrdersTab(page: Page): Promise<void> {
   const res = await page.goto(`${shop.baseUrl}/dashboard?tab=orders`);
   expect(res?.status()).toBe(200);
@@ -253,7 +193,7 @@ async function expectOrderListed(page: Page, orderId: number): Promise<void> {
 }
 
 async function expectNoOrders(page: Page): Promise<void> {
-  expect(await orderIds(page)).toEqual([]);
+  expect(await orderIds(page, shop.baseUrl)).toEqual([]);
   await openOrdersTab(page);
   expect(await page.locator('#panel-orders').getByText("You haven't placed any orders yet.", { exact: true }).count()).toBe(1);
   expect(await page.locator('#panel-orders').getByRole('button', { name: 'Browse Books', exact: true }).getAttribute('href')).toBe('/books');
@@ -302,7 +242,7 @@ async function guestBuysABook(page: Page, device: 'phone' | 'desktop'): Promise<
   await expectSignedInAs(page, customer.firstName);
   await check(page, `${device}-order-confirmation`);
 
-  expect(await orderIds(page)).toEqual([orderId]);
+  expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
   await expectOrderListed(page, orderId);
   await check(page, `${device}-dashboard-orders-after-checkout`);
 }
@@ -327,14 +267,14 @@ describe('checkout on a phone', () => {
       await expectPaymentFailed(page, 'Your card was declined.');
       await check(page, 'phone-checkout-declined', { fullPage: false });
       // The account was created before the card was tried; no order came of the payment.
-      expect(await orderIds(page)).toEqual([]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([]);
       expect(await page.locator('#co-email').inputValue()).toBe(customer.email);
       expect(await page.locator('#co-zip').inputValue()).toBe(PORTLAND.zipCode);
 
       await payWith(page, CARDS.succeeds);
       const orderId = await expectPaymentSucceeds(page, 'guest');
       await expectSignedInAs(page, customer.firstName);
-      expect(await orderIds(page)).toEqual([orderId]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
     });
   });
 
@@ -353,7 +293,7 @@ describe('checkout on a phone', () => {
 
       await dialog.getByRole('button', { name: 'Complete authentication', exact: true }).click();
       const orderId = await expectPaymentSucceeds(page, 'guest');
-      expect(await orderIds(page)).toEqual([orderId]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
     });
   });
 
@@ -398,7 +338,7 @@ describe('checkout on a phone', () => {
       await payWith(page, CARDS.succeeds);
       const orderId = await expectPaymentSucceeds(page, 'account');
       await expectSignedInAs(page, customer.firstName);
-      expect(await orderIds(page)).toEqual([orderId]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
     });
   });
 

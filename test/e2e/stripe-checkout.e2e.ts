@@ -15,7 +15,8 @@
 //     checkout page, no order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, phone, startShop, withPage, type Account, type Shop } from './harness.ts';
+import { expectNoAxeViolations, launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
+import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
 
 const PUBLISHABLE_KEY = 'pk_test_e2e';
@@ -25,20 +26,9 @@ let standIn: StripeStandIn;
 let shop: Shop;
 let browser: Browser;
 
-interface Book {
-  id: number;
-  title: string;
-  price: string;
-  priceCents: number;
-  inStock: number;
-}
-
 /** A $16.99 book with plenty of copies. */
 let book: Book;
 
-const PORTLAND = { address: '1120 SW 5th Ave', city: 'Portland', state: 'OR', zipCode: '97205' };
-/** One $16.99 book to Portland, OR: $7.99 shipping, $2.50 handling, no sales tax in Oregon. */
-const PORTLAND_TOTALS = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
 const PORTLAND_TOTAL_CENTS = 27_48;
 
 /** Card numbers typed into the fake card element; the test process decides what each does. */
@@ -224,15 +214,6 @@ function confirmWithStandIn(request: Confirmation): ConfirmAnswer {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const RUN = Date.now().toString(36);
-let customers = 0;
-function newCustomer(firstName: string): Required<Account> {
-  customers += 1;
-  return { firstName, lastName: 'Reader', email: `${firstName.toLowerCase()}.stripe.${RUN}.${customers}@example.com`, password: `lantern-${customers}-story` };
-}
-
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 const payButton = (page: Page) => page.locator('button.pay-button');
 const totalCell = (page: Page, key: keyof typeof PORTLAND_TOTALS) => page.locator(`[data-total="${key}"]`);
 const cardInput = (page: Page) => page.locator('.stripe-card').getByLabel('Card number (fake Stripe.js)', { exact: true });
@@ -249,12 +230,6 @@ function cspSources(csp: string, directive: string): string[] {
 async function cspOf(response: Response | null): Promise<string> {
   expect(response, 'a navigation response').toBeTruthy();
   return (await response!.allHeaders())['content-security-policy'] ?? '';
-}
-
-async function expectToast(page: Page, title: string, text: string): Promise<void> {
-  const toast = page.locator('[data-toasts] [data-toast]');
-  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
-  expect(await toast.locator('.toast-text').innerText()).toBe(text);
 }
 
 /**
@@ -306,14 +281,6 @@ async function proceedToStripeCheckout(page: Page, fake: FakeStripe): Promise<st
   return csp;
 }
 
-async function fillGuestDetails(page: Page, customer: Required<Account>): Promise<void> {
-  await page.locator('#co-first').fill(customer.firstName);
-  await page.locator('#co-last').fill(customer.lastName);
-  await page.locator('#co-email').fill(customer.email);
-  await page.locator('#co-password').fill(customer.password);
-  await page.locator('#co-confirm').fill(customer.password);
-}
-
 async function fillPortland(page: Page): Promise<void> {
   await page.locator('#co-address').fill(PORTLAND.address);
   await page.locator('#co-city').fill(PORTLAND.city);
@@ -333,13 +300,6 @@ async function payWith(page: Page, number: string): Promise<void> {
   const pay = page.getByRole('button', { name: `Pay ${PORTLAND_TOTALS.total}`, exact: true });
   expect(await pay.isEnabled()).toBe(true);
   await pay.click();
-}
-
-/** The signed-in customer's orders, from GET /api/orders with the page's cookies. */
-async function orderIds(page: Page): Promise<number[]> {
-  const res = await page.request.get(`${shop.baseUrl}/api/orders`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as Array<{ id: number }>).map((o) => o.id);
 }
 
 /** The stand-in's requests from index `from` on that created a payment intent. */
@@ -410,7 +370,7 @@ describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a 
       expect(await fact('Ships to').innerText()).toBe(`${PORTLAND.address}, ${PORTLAND.city}, ${PORTLAND.state} ${PORTLAND.zipCode}`);
       expect(await page.locator('.summary-lines li').allInnerTexts()).toEqual([expect.stringContaining(book.title)]);
       expect(await page.locator('dl.summary-totals dt:text-is("Total") + dd').innerText()).toBe(PORTLAND_TOTALS.total);
-      expect(await orderIds(page)).toEqual([orderId]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
     });
   });
 
@@ -442,7 +402,7 @@ describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a 
       expect(standIn.intents.get(intentId)?.status).toBe('requires_payment_method');
       expect(intentCreations(requestsBefore).map((r) => r.form.amount)).toEqual([String(PORTLAND_TOTAL_CENTS)]);
       // The account was created before the card was tried; no order came of the payment.
-      expect(await orderIds(page)).toEqual([]);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([]);
     });
   });
 });

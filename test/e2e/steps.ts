@@ -1,0 +1,68 @@
+// Small steps and fixtures the browser journeys share.
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Account } from './harness.ts';
+
+/** A book as GET /api/books answers it (the fields the journeys read). */
+export interface Book {
+  id: number;
+  title: string;
+  price: string;
+  priceCents: number;
+  inStock: number;
+}
+
+export interface Address {
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
+
+export interface Totals {
+  subtotal: string;
+  shipping: string;
+  handling: string;
+  tax: string;
+  total: string;
+}
+
+/** One $16.99 book to Portland, OR: $7.99 shipping (under $25), $2.50 handling, no sales tax in Oregon. */
+export const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', state: 'OR', zipCode: '97205' };
+export const PORTLAND_TOTALS: Totals = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
+
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+/** The one toast on screen has this title (and, when given, this text). */
+export async function expectToast(page: Page, title: string, text?: string): Promise<void> {
+  const toast = page.locator('[data-toasts] [data-toast]');
+  await eventually(() => toast.locator('.toast-title').allInnerTexts()).toEqual([title]);
+  if (text !== undefined) expect(await toast.locator('.toast-text').innerText()).toBe(text);
+}
+
+const RUN = Date.now().toString(36);
+let customers = 0;
+
+/** A new customer; the email is unique within the run and across runs. */
+export function newCustomer(firstName: string): Required<Account> {
+  customers += 1;
+  return { firstName, lastName: 'Reader', email: `${firstName.toLowerCase()}.${RUN}.${customers}@example.com`, password: `bedtime-${customers}-story` };
+}
+
+/** The guest checkout's account fields. */
+export async function fillGuestDetails(page: Page, customer: Required<Account>): Promise<void> {
+  await page.locator('#co-first').fill(customer.firstName);
+  await page.locator('#co-last').fill(customer.lastName);
+  await page.locator('#co-email').fill(customer.email);
+  await page.locator('#co-password').fill(customer.password);
+  await page.locator('#co-confirm').fill(customer.password);
+}
+
+/** The signed-in customer's order ids, asked of the API with the page's cookies. */
+export async function orderIds(page: Page, baseUrl: string): Promise<number[]> {
+  const res = await page.request.get(`${baseUrl}/api/orders`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as Array<{ id: number }>).map((o) => o.id);
+}
