@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { parse } from '../../web/validate.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
-import { addToCart, cartBookId, setQuantity } from './cart.schemas.ts';
+import { bookId } from '../catalog/catalog.schemas.ts';
+import { addToCart, setQuantity } from './cart.schemas.ts';
 import type { CartService } from './cart.service.ts';
 
 // GET    /api/cart           the cart's lines, each with its book
@@ -25,13 +26,13 @@ export function cartApi(carts: CartService): Router {
   });
 
   router.put('/cart/:bookId', async (req, res) => {
-    const bookId = parse(cartBookId, req.params.bookId);
+    const id = parse(bookId, req.params.bookId);
     const { quantity } = parse(setQuantity, req.body);
-    res.json((await carts.setQuantity(cartOwner(req), bookId, quantity)).items);
+    res.json((await carts.setQuantity(cartOwner(req), id, quantity)).items);
   });
 
   router.delete('/cart/:bookId', async (req, res) => {
-    res.json(await carts.removeItem(cartOwner(req), parse(cartBookId, req.params.bookId)));
+    res.json(await carts.removeItem(cartOwner(req), parse(bookId, req.params.bookId)));
   });
 
   router.delete('/cart', async (req, res) => {

@@ -5,7 +5,8 @@ import { parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
 import { cartTotalCents, checkoutPath } from './cart.rules.ts';
-import { addToCart, cartBookId, setQuantity } from './cart.schemas.ts';
+import { bookId } from '../catalog/catalog.schemas.ts';
+import { addToCart, setQuantity } from './cart.schemas.ts';
 import type { CartService } from './cart.service.ts';
 
 // The cart without JavaScript: plain forms that post and redirect back (303).
@@ -29,8 +30,8 @@ export function cartPages(carts: CartService): Router {
   });
 
   router.post('/cart', async (req, res) => {
-    const bookId = Number(req.body?.bookId);
-    await respond(req, res, Number.isInteger(bookId) && bookId > 0 ? `/books/${bookId}` : '/books', async () => {
+    const book = bookId.safeParse(req.body?.bookId);
+    await respond(req, res, book.success ? `/books/${book.data}` : '/books', async () => {
       const input = parse(addToCart, req.body);
       const change = await carts.addItem(cartOwner(req), input.bookId, input.quantity);
       rememberCart(req, change.cartId);
@@ -40,15 +41,15 @@ export function cartPages(carts: CartService): Router {
 
   router.post('/cart/items/:bookId', async (req, res) => {
     await respond(req, res, '/cart', async () => {
-      const bookId = parse(cartBookId, req.params.bookId);
-      await carts.setQuantity(cartOwner(req), bookId, parse(setQuantity, req.body).quantity);
+      const id = parse(bookId, req.params.bookId);
+      await carts.setQuantity(cartOwner(req), id, parse(setQuantity, req.body).quantity);
       return undefined;
     });
   });
 
   router.post('/cart/items/:bookId/remove', async (req, res) => {
     await respond(req, res, '/cart', async () => {
-      await carts.removeItem(cartOwner(req), parse(cartBookId, req.params.bookId));
+      await carts.removeItem(cartOwner(req), parse(bookId, req.params.bookId));
       return CART_TOASTS.removed;
     });
   });

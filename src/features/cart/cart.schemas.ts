@@ -1,19 +1,16 @@
 import { z } from 'zod';
-
-const wholeNumber = (what: string) =>
-  z.coerce.number({ message: `${what} must be a whole number` }).int(`${what} must be a whole number`);
-
-export const cartBookId = wholeNumber('Book id').positive('Book id must be a positive whole number').max(2_147_483_647, 'Book id is too large');
+import { wholeNumber } from '../../lib/schema-fields.ts';
+import { bookId } from '../catalog/catalog.schemas.ts';
 
 /** POST /api/cart. A userId sent by a client is dropped here: the cart is the session's. */
 export const addToCart = z.object({
-  bookId: cartBookId,
-  quantity: wholeNumber('Quantity').min(1, 'Quantity must be at least 1').max(10_000, 'Quantity is too large').default(1),
+  bookId,
+  quantity: wholeNumber('Quantity', (n) => n.min(1, 'Quantity must be at least 1').max(10_000, 'Quantity is too large')).default(1),
 });
 
 /** PUT /api/cart/:bookId. Below 1 removes the line. */
 export const setQuantity = z.object({
-  quantity: wholeNumber('Quantity').max(10_000, 'Quantity is too large'),
+  quantity: wholeNumber('Quantity', (n) => n.max(10_000, 'Quantity is too large')),
 });
 
 export type AddToCart = z.infer<typeof addToCart>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from '../../lib/schema-fields.ts';
 
 const field = (what: string, max: number) =>
   z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`));
@@ -33,4 +34,4 @@ export const completeOrderInput = z.object({
   stripePaymentIntentId: z.string({ message: 'stripePaymentIntentId is required' }).min(1, 'stripePaymentIntentId is required').max(255),
 });
 
-export const orderId = z.coerce.number({ message: 'Order id must be a whole number' }).int('Order id must be a whole number').positive('Order id must be a whole number').max(2_147_483_647, 'Order id is too large');
+export const orderId = recordId('Order id');

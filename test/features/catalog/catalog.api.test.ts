@@ -26,7 +26,7 @@ describe('GET /api/books', () => {
   });
 
   it.each([
-    ['limit=abc', 'limit must be a number'],
+    ['limit=abc', 'limit must be a whole number'],
     ['limit=0', 'limit must be at least 1'],
     ['limit=1000', 'limit must be at most 100'],
     ['exclude=-3', 'Book id must be a positive whole number'],

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+const MAX_ID = 2_147_483_647;
+
+/**
+ * A whole number sent as a JSON number or as text (URLs and HTML forms send text).
+ * Unlike z.coerce it refuses arrays, objects and booleans, which Number() would turn into numbers.
+ */
+export function wholeNumber(what: string, rules: (n: z.ZodNumber) => z.ZodNumber = (n) => n) {
+  const message = `${what} must be a whole number`;
+  return z
+    .union([z.number(), z.string().trim().regex(/^[+-]?\d+(\.\d+)?$/, message)], { message })
+    .transform(Number)
+    .pipe(rules(z.number({ message }).int(message)));
+}
+
+/** A database id: a positive whole number that fits the column. */
+export function recordId(what: string) {
+  return wholeNumber(what, (n) => n.positive(`${what} must be a positive whole number`).max(MAX_ID, `${what} is too large`));
+}
