@@ -32,6 +32,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('pages').unsigned().nullable();
     t.date('published_on').notNullable();
     t.timestamps(true, true);
+    // UNSIGNED is ignored by SQLite; the check holds on both.
+    t.check('?? >= 0', ['in_stock'], 'books_in_stock_not_negative');
   });
 
   // A cart belongs to a signed-in user or, for a visitor, to the session that holds its id.
@@ -48,6 +50,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('quantity').unsigned().notNullable();
     t.timestamps(true, true);
     t.unique(['cart_id', 'book_id']);
+    t.check('?? >= 1', ['quantity'], 'cart_items_quantity_positive');
   });
 
   await knex.schema.createTable('orders', (t) => {
