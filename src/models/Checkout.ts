@@ -7,7 +7,12 @@ export interface CheckoutLine {
   priceCents: number;
 }
 
-export type CheckoutStatus = 'open' | 'completed' | 'failed' | 'refunded';
+// open -> completed; open -> failed (card declined; may still be paid on a retry) -> completed;
+// open | failed -> refunding (paid, cannot be filled) -> refunded; open | failed -> canceled (abandoned).
+export type CheckoutStatus = 'open' | 'failed' | 'completed' | 'refunding' | 'refunded' | 'canceled';
+
+/** A checkout still waiting for its payment to be settled one way or the other. */
+export const UNSETTLED_STATUSES: CheckoutStatus[] = ['open', 'failed', 'refunding'];
 
 /** The quote a payment intent was created for. */
 export class Checkout extends BaseModel {
@@ -28,6 +33,8 @@ export class Checkout extends BaseModel {
   state!: string | null;
   zipCode!: string;
   status!: CheckoutStatus;
+  soldOutTitle!: string | null;
+  clientKey!: string | null;
   createdAt!: Date | string | number;
 
   parsedLines(): CheckoutLine[] {

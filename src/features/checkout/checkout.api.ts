@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { requireUser } from '../../web/auth.ts';
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { clientAddress, requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
 import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
 import { signupInput } from '../accounts/accounts.schemas.ts';
@@ -45,12 +47,12 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
 
   router.post('/create-payment-intent-with-customer', requireUser, async (req, res) => {
     const input = parse(intentWithCustomer, req.body);
-    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.totalAmount }));
+    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.totalAmount, clientKey: clientKey(req) }));
   });
 
   router.post('/create-payment-intent-authenticated', requireUser, async (req, res) => {
     const input = parse(intentAuthenticated, req.body);
-    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.amount }));
+    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.amount, clientKey: clientKey(req) }));
   });
 
   router.post('/complete-order', requireUser, async (req, res) => {
@@ -60,4 +62,9 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
   });
 
   return router;
+}
+
+/** Where a checkout came from, kept only as a hash: enough to count, nothing to read. */
+function clientKey(req: Request): string {
+  return createHash('sha256').update(clientAddress(req)).digest('hex').slice(0, 32);
 }

@@ -3,10 +3,10 @@ import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
 import { toDate } from '../../lib/dates.ts';
 import { toCents, toDecimal } from '../../lib/money.ts';
-import { Checkout } from '../../models/Checkout.ts';
+import { Checkout, UNSETTLED_STATUSES, type CheckoutLine } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
-import { Conflict, NotFound } from '../../web/errors.ts';
+import { Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
@@ -14,13 +14,26 @@ import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
 import { quoteCart } from './quote.ts';
-import { releaseHolds, sellHeldCopies, SoldOut, takeHolds } from './stock-holds.ts';
+import { HOLD_MINUTES, releaseHolds, SoldOut, takeHolds } from './stock-holds.ts';
+import { createOrderCompletion } from './order-completion.ts';
+
+/** Copies of one title, and in all, that one order may take. */
+export const MAX_COPIES_PER_TITLE = 50;
+export const MAX_COPIES_PER_ORDER = 100;
+/** Open checkouts one network address may hold stock with (a family, a school, an office). */
+export const MAX_OPEN_CHECKOUTS_PER_ADDRESS = 5;
+/** The sweep leaves a checkout alone this long: the browser and the webhook come first. */
+const SWEEP_GRACE_MS = 2 * 60_000;
+const SWEEP_BATCH = 100;
 
 export const CHECKOUT_MESSAGES = {
   totalChanged: 'The order total has changed. Please review your order and try again.',
   notPaid: 'This payment has not gone through yet.',
   amountMismatch: 'This payment does not match the order. Please contact support.',
   soldOut: (title: string) => `Sorry, "${title}" has just sold out. Please update your cart and try again.`,
+  tooManyOfTitle: (title: string) => `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
+  tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
+  tooManyCheckouts: 'Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.',
   refunded: (title: string) =>
     `We're sorry: "${title}" sold out before your payment completed. Your payment has been refunded in full; it may take 5-10 business days to appear.`,
 };
@@ -42,6 +55,8 @@ export interface CheckoutDeps {
 }
 
 export function createCheckoutService({ db, carts, payments, mailer, log, publicUrl }: CheckoutDeps) {
+  const completion = createOrderCompletion({ db, carts, payments, mailer, log, publicUrl });
+
   async function paymentCustomer(userId: number): Promise<string> {
     const user = await User.query(db).findById(userId);
     if (!user) throw new NotFound('Account not found');
@@ -60,73 +75,32 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     return Order.query(db).findOne({ stripePaymentIntentId: paymentIntentId }).withGraphFetched('items.book');
   }
 
-  /** The paid order cannot be filled: the money goes back and the parent is told why. */
-  async function refund(checkout: Checkout, title: string): Promise<never> {
-    await payments.refund({ paymentIntentId: checkout.paymentIntentId, idempotencyKey: `refund-${checkout.paymentIntentId}` });
-    const user = await User.query(db).findById(checkout.userId);
-    await db.transaction(async (trx) => {
-      await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunded' });
-      if (user) {
-        await mailer.enqueue(trx, {
-          to: user.email,
-          template: 'order-refunded',
-          data: { firstName: user.firstName, orderId: checkout.paymentIntentId, total: toDecimal(toCents(checkout.total)), reason: `"${title}" sold out before your payment completed.` },
-          dedupeKey: `order-refunded:${checkout.paymentIntentId}`,
-        });
+  /**
+   * Ends a checkout whose payment will not happen: its intent canceled at the provider, its
+   * copies back in stock. A payment that succeeded after all is turned into its order instead.
+   */
+  async function abandon(checkout: Checkout): Promise<void> {
+    try {
+      await payments.cancelPaymentIntent(checkout.paymentIntentId, `cancel-${checkout.paymentIntentId}`);
+    } catch (err) {
+      const intent = await payments.retrievePaymentIntent(checkout.paymentIntentId);
+      if (intent.status === 'succeeded') {
+        await completion.settle(checkout);
+        return;
       }
-    });
-    mailer.kick();
-    log.warn({ paymentIntentId: checkout.paymentIntentId, title }, 'paid order could not be filled; refunded');
-    throw new Conflict(CHECKOUT_MESSAGES.refunded(title));
+      if (intent.status !== 'canceled') throw err;
+    }
+    await closeCheckout(checkout.id, 'canceled');
   }
 
-  async function fulfil(checkout: Checkout): Promise<Order> {
-    const lines = checkout.parsedLines();
-    const orderId = await db.transaction(async (trx) => {
-      const already = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
-      if (already) return already.id;
-      await sellHeldCopies(trx, checkout.paymentIntentId, lines);
-      const amounts = decimalAmounts(checkout);
-      const order = await Order.query(trx).insert({
-        userId: checkout.userId,
-        status: 'succeeded',
-        subtotal: amounts.subtotal,
-        shipping: amounts.shipping,
-        handling: amounts.handling,
-        tax: amounts.tax,
-        totalAmount: amounts.total,
-        stripePaymentIntentId: checkout.paymentIntentId,
-        shippingAddress: checkout.shippingAddress,
-        city: checkout.city,
-        state: checkout.state,
-        zipCode: checkout.zipCode,
-        estimatedDelivery: estimatedDelivery(new Date()),
-      });
-      for (const line of lines) {
-        await trx('orderItems').insert({ orderId: order.id, bookId: line.bookId, title: line.title, quantity: line.quantity, price: toDecimal(line.priceCents) });
-      }
-      await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
-      await carts.clear({ userId: checkout.userId }, trx);
-      const user = await User.query(trx).findById(checkout.userId);
-      await mailer.enqueue(trx, {
-        to: user!.email,
-        template: 'order-confirmation',
-        data: {
-          firstName: user!.firstName,
-          orderId: order.id,
-          items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
-          ...amounts,
-          shippingAddress: checkout.shippingAddress,
-          city: checkout.city,
-          zipCode: checkout.zipCode,
-          orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
-        },
-        dedupeKey: `order-confirmation:${order.id}`,
-      });
-      return order.id;
+  /** Under the checkout's lock, so a completion in flight is never undone. */
+  async function closeCheckout(checkoutId: number, status: 'failed' | 'canceled'): Promise<void> {
+    await db.transaction(async (trx) => {
+      const checkout = (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
+      if (checkout.status !== 'open' && checkout.status !== 'failed') return;
+      await releaseHolds(trx, { paymentIntentId: checkout.paymentIntentId });
+      await Checkout.query(trx).findById(checkoutId).patch({ status });
     });
-    mailer.kick();
-    return (await Order.query(db).findById(orderId).withGraphFetched('items.book'))!;
   }
 
   return {
@@ -141,10 +115,14 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
      * Creates the payment intent for the signed-in customer's cart, with the amount the server
      * computes, and holds the copies. A total the browser claims must match it.
      */
-    async startPayment({ userId, shipping, claimedTotalCents }: { userId: number; shipping: ShippingInfo; claimedTotalCents?: number | undefined }): Promise<PaymentStart> {
+    async startPayment({ userId, shipping, claimedTotalCents, clientKey }: { userId: number; shipping: ShippingInfo; claimedTotalCents?: number | undefined; clientKey: string }): Promise<PaymentStart> {
       await releaseHolds(db, { expiredBy: new Date() });
       const quote = await quoteCart(carts, { userId }, shipping);
       if (claimedTotalCents !== undefined && claimedTotalCents !== quote.totals.total) throw new Conflict(CHECKOUT_MESSAGES.totalChanged);
+      checkOrderSize(quote.lines);
+      // One checkout at a time per customer: the earlier one's copies go back before new ones are held.
+      for (const earlier of await Checkout.query(db).where({ userId }).whereIn('status', ['open', 'failed'])) await abandon(earlier);
+      if ((await openCheckoutsFrom(db, clientKey)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS) throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
       const customerId = await paymentCustomer(userId);
       const intent = await payments.createPaymentIntent({
         amountCents: quote.totals.total,
@@ -169,6 +147,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
             state: quote.state,
             zipCode: shipping.zipCode,
             status: 'open',
+            clientKey,
             createdAt: new Date(),
           });
         });
@@ -197,17 +176,9 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
         log.error({ paymentIntentId, paid: intent.amountCents, expected: toCents(checkout.total) }, 'payment amount does not match its checkout');
         throw new Conflict(CHECKOUT_MESSAGES.amountMismatch);
       }
-      if (checkout.status === 'refunded') throw new Conflict(CHECKOUT_MESSAGES.refunded(checkout.parsedLines()[0]?.title ?? 'A book'));
-
-      try {
-        return toOrderDto(await fulfil(checkout));
-      } catch (err) {
-        if (err instanceof SoldOut) return refund(checkout, err.title);
-        // Two completions at once: the unique payment intent id let the other one win.
-        const winner = await existingOrder(paymentIntentId);
-        if (winner) return toOrderDto(winner);
-        throw err;
-      }
+      const settled = await completion.settle(checkout);
+      if (settled.kind === 'refunded') throw new Conflict(CHECKOUT_MESSAGES.refunded(settled.title));
+      return toOrderDto(settled.order);
     },
 
     /** A verified provider event (Stripe's webhook, or the sandbox after it confirms a card). */
@@ -219,31 +190,64 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
           throw err;
         });
       } else if (event.type === 'payment_intent.payment_failed') {
-        await releaseHolds(db, { paymentIntentId: event.paymentIntentId });
-        await Checkout.query(db).patch({ status: 'failed' }).where({ paymentIntentId: event.paymentIntentId, status: 'open' });
+        const checkout = await Checkout.query(db).findOne({ paymentIntentId: event.paymentIntentId });
+        if (checkout) await closeCheckout(checkout.id, 'failed');
       }
     },
 
-    releaseExpiredHolds: (now = new Date()) => releaseHolds(db, { expiredBy: now }),
+    /**
+     * Settles what no door settled: a payment that succeeded without its order (the parent's
+     * browser and the webhook both lost), a refund that did not go through, a checkout
+     * abandoned past its hold. Safe to run in several processes at once: each step takes the
+     * checkout's lock or is idempotent at the provider.
+     */
+    async sweep(now = new Date()): Promise<{ settled: number }> {
+      await releaseHolds(db, { expiredBy: now });
+      const due = await Checkout.query(db)
+        .whereIn('status', UNSETTLED_STATUSES)
+        .where('createdAt', '<=', new Date(now.getTime() - SWEEP_GRACE_MS))
+        .orderBy('id')
+        .limit(SWEEP_BATCH);
+      let settled = 0;
+      for (const checkout of due) {
+        try {
+          if (await settleLeftover(checkout, now)) settled++;
+        } catch (err) {
+          log.warn({ err, paymentIntentId: checkout.paymentIntentId }, 'checkout sweep: could not settle; will retry');
+        }
+      }
+      return { settled };
+    },
   };
+
+  async function settleLeftover(checkout: Checkout, now: Date): Promise<boolean> {
+    const intent = await payments.retrievePaymentIntent(checkout.paymentIntentId);
+    if (intent.status === 'succeeded') {
+      await completion.settle(checkout);
+      return true;
+    }
+    if (intent.status === 'canceled') {
+      await closeCheckout(checkout.id, 'canceled');
+      return true;
+    }
+    const holdEnds = toDate(checkout.createdAt).getTime() + HOLD_MINUTES * 60_000;
+    if (holdEnds > now.getTime()) return false;
+    await abandon(checkout);
+    return true;
+  }
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
 
-/** A checkout's amounts as "12.99" strings, however the driver returned the DECIMALs. */
-function decimalAmounts(checkout: Checkout) {
-  const money = (value: string | number) => toDecimal(toCents(value));
-  return { subtotal: money(checkout.subtotal), shipping: money(checkout.shipping), handling: money(checkout.handling), tax: money(checkout.tax), total: money(checkout.total) };
+/** The copies one order may hold: enough for a class, not the whole print run. */
+function checkOrderSize(lines: CheckoutLine[]): void {
+  const tooMany = lines.find((line) => line.quantity > MAX_COPIES_PER_TITLE);
+  if (tooMany) throw new Conflict(CHECKOUT_MESSAGES.tooManyOfTitle(tooMany.title));
+  if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_COPIES_PER_ORDER) throw new Conflict(CHECKOUT_MESSAGES.tooManyCopies);
 }
 
-/** Orders ship within 1-2 business days and arrive a few days later: five business days out. */
-export function estimatedDelivery(from: Date): string {
-  const date = new Date(from);
-  let businessDays = 0;
-  while (businessDays < 5) {
-    date.setUTCDate(date.getUTCDate() + 1);
-    const day = date.getUTCDay();
-    if (day !== 0 && day !== 6) businessDays++;
-  }
-  return date.toISOString().slice(0, 10);
+/** Checkouts still holding copies that were started from one address. */
+async function openCheckoutsFrom(db: Db, clientKey: string): Promise<number> {
+  const row = (await Checkout.query(db).where({ clientKey, status: 'open' }).count({ n: '*' }).first()) as unknown as { n: number | string };
+  return Number(row.n);
 }

@@ -1,0 +1,156 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db.ts';
+import type { Logger } from '../../log.ts';
+import { toCents, toDecimal } from '../../lib/money.ts';
+import { Checkout } from '../../models/Checkout.ts';
+import { Order } from '../../models/Order.ts';
+import { User } from '../../models/User.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { sellHeldCopies, SoldOut } from './stock-holds.ts';
+
+// A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
+// the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
+// Everything is decided while holding the checkout row's lock (SELECT ... FOR UPDATE on
+// MySQL; SQLite runs one writer at a time): only the holder may sell the held copies, and a
+// refund is decided only when, under that lock, the copies are certainly gone.
+
+export type Settlement = { kind: 'order'; order: Order } | { kind: 'refunded'; title: string };
+
+export interface CompletionDeps {
+  db: Db;
+  carts: CartService;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  log: Logger;
+  publicUrl: string;
+}
+
+type Decision = { kind: 'order'; orderId: number } | { kind: 'refund'; title: string };
+
+export function createOrderCompletion({ db, carts, payments, mailer, log, publicUrl }: CompletionDeps) {
+  async function lockCheckout(trx: Knex.Transaction, checkoutId: number): Promise<Checkout> {
+    return (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
+  }
+
+  /** Under the checkout's lock: the existing order, a new one, or the certainty that it cannot be filled. */
+  async function decide(checkoutId: number): Promise<Decision> {
+    const decision = await db.transaction(async (trx): Promise<Decision> => {
+      const checkout = await lockCheckout(trx, checkoutId);
+      if (checkout.status === 'completed') {
+        const order = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
+        return { kind: 'order', orderId: order!.id };
+      }
+      if (checkout.status === 'refunding' || checkout.status === 'refunded') return { kind: 'refund', title: checkout.soldOutTitle ?? 'A book' };
+      try {
+        // A savepoint: a sold-out line undoes the lines sold before it, and the lock stays held.
+        return { kind: 'order', orderId: await trx.transaction((inner) => createOrder(inner, checkout)) };
+      } catch (err) {
+        if (!(err instanceof SoldOut)) throw err;
+        await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunding', soldOutTitle: err.title });
+        return { kind: 'refund', title: err.title };
+      }
+    });
+    mailer.kick();
+    return decision;
+  }
+
+  async function createOrder(trx: Knex.Transaction, checkout: Checkout): Promise<number> {
+    const lines = checkout.parsedLines();
+    await sellHeldCopies(trx, checkout.paymentIntentId, lines);
+    const amounts = decimalAmounts(checkout);
+    const order = await Order.query(trx).insert({
+      userId: checkout.userId,
+      status: 'succeeded',
+      subtotal: amounts.subtotal,
+      shipping: amounts.shipping,
+      handling: amounts.handling,
+      tax: amounts.tax,
+      totalAmount: amounts.total,
+      stripePaymentIntentId: checkout.paymentIntentId,
+      shippingAddress: checkout.shippingAddress,
+      city: checkout.city,
+      state: checkout.state,
+      zipCode: checkout.zipCode,
+      estimatedDelivery: estimatedDelivery(new Date()),
+    });
+    for (const line of lines) {
+      await trx('orderItems').insert({ orderId: order.id, bookId: line.bookId, title: line.title, quantity: line.quantity, price: toDecimal(line.priceCents) });
+    }
+    await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
+    await carts.clear({ userId: checkout.userId }, trx);
+    const user = (await User.query(trx).findById(checkout.userId))!;
+    await mailer.enqueue(trx, {
+      to: user.email,
+      template: 'order-confirmation',
+      data: {
+        firstName: user.firstName,
+        orderId: order.id,
+        items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
+        ...amounts,
+        shippingAddress: checkout.shippingAddress,
+        city: checkout.city,
+        zipCode: checkout.zipCode,
+        orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
+      },
+      dedupeKey: `order-confirmation:${order.id}`,
+    });
+    return order.id;
+  }
+
+  /**
+   * Gives the money back for a checkout already decided unfillable. The provider call carries
+   * an idempotency key, so a retry (another door, the sweep) never refunds twice; whoever
+   * moves the checkout from refunding to refunded tells the parent.
+   */
+  async function refund(checkout: Checkout, title: string): Promise<void> {
+    await payments.refund({ paymentIntentId: checkout.paymentIntentId, idempotencyKey: `refund-${checkout.paymentIntentId}` });
+    await db.transaction(async (trx) => {
+      const moved = await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunded' }).where({ status: 'refunding' });
+      if (moved !== 1) return;
+      const user = await User.query(trx).findById(checkout.userId);
+      if (!user) return;
+      await mailer.enqueue(trx, {
+        to: user.email,
+        template: 'order-refunded',
+        data: { firstName: user.firstName, orderId: checkout.paymentIntentId, total: toDecimal(toCents(checkout.total)), reason: `"${title}" sold out before your payment completed.` },
+        dedupeKey: `order-refunded:${checkout.paymentIntentId}`,
+      });
+      log.warn({ paymentIntentId: checkout.paymentIntentId, title }, 'paid order could not be filled; refunded');
+    });
+    mailer.kick();
+  }
+
+  return {
+    /** Settles a checkout whose payment the provider says has succeeded. */
+    async settle(checkout: Checkout): Promise<Settlement> {
+      const decision = await decide(checkout.id);
+      if (decision.kind === 'refund') {
+        await refund(checkout, decision.title);
+        return { kind: 'refunded', title: decision.title };
+      }
+      return { kind: 'order', order: (await Order.query(db).findById(decision.orderId).withGraphFetched('items.book'))! };
+    },
+  };
+}
+
+export type OrderCompletion = ReturnType<typeof createOrderCompletion>;
+
+/** A checkout's amounts as "12.99" strings, however the driver returned the DECIMALs. */
+function decimalAmounts(checkout: Checkout) {
+  const money = (value: string | number) => toDecimal(toCents(value));
+  return { subtotal: money(checkout.subtotal), shipping: money(checkout.shipping), handling: money(checkout.handling), tax: money(checkout.tax), total: money(checkout.total) };
+}
+
+/** Orders ship within 1-2 business days and arrive a few days later: five business days out. */
+export function estimatedDelivery(from: Date): string {
+  const date = new Date(from);
+  let businessDays = 0;
+  while (businessDays < 5) {
+    date.setUTCDate(date.getUTCDate() + 1);
+    const day = date.getUTCDay();
+    if (day !== 0 && day !== 6) businessDays++;
+  }
+  return date.toISOString().slice(0, 10);
+}
