@@ -8,6 +8,9 @@ import { createLogger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
+import { createCartService } from './features/cart/cart.service.ts';
+import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
+import { createCheckoutService } from './features/checkout/checkout.service.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 // The only file that connects and listens.
@@ -23,7 +26,10 @@ async function main(): Promise<void> {
   const sessions = await openSessionStore(config, db);
   const mailer = createMailer({ db, config, log });
   mailer.start();
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments: createPaymentProvider({ config, db }) });
+  const payments = createPaymentProvider({ config, db });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
+  const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl });
+  const stopSweep = startCheckoutSweep(checkout, log);
 
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -38,6 +44,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     await closeServer(server);
+    await stopSweep();
     await mailer.stop();
     await sessions.close();
     await db.destroy();

@@ -68,6 +68,20 @@ describe('checkout on Stripe', () => {
     expect(await ordersFor(buyer.intent!.paymentIntentId)).toHaveLength(1);
   });
 
+  it('makes one order and no refund when the webhook and the browser race for the last copy', async () => {
+    for (let round = 0; round < 5; round++) {
+      await shop.db('books').where({ id: 1 }).update({ inStock: 1 });
+      const buyer = await paidIntent();
+      const id = buyer.intent!.paymentIntentId;
+      const answers = await Promise.all([buyer.complete(), webhook('payment_intent.succeeded', id), buyer.complete()]);
+      for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await ordersFor(id)).toHaveLength(1);
+      expect(standIn.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(0);
+      expect(Number((await shop.db('books').where({ id: 1 }).first()).inStock)).toBe(0);
+    }
+    await shop.db('books').where({ id: 1 }).update({ inStock: 20 });
+  });
+
   it('releases the held copies when Stripe reports a failed payment', async () => {
     const before = Number((await shop.db('books').where({ id: 1 }).first()).inStock);
     const buyer = new Buyer(shop);
