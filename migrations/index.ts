@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './20261121000000_initial.ts';
 import * as checkout from './20261121000100_checkout.ts';
 import * as checkoutGuards from './20261123000200_checkout_guards.ts';
+import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -9,6 +10,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261121000000_initial': initial,
   '20261121000100_checkout': checkout,
   '20261123000200_checkout_guards': checkoutGuards,
+  '20261123000300_cart_visitor_key': cartVisitorKey,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

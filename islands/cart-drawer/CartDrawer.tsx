@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { createPortal } from 'react-dom';
 import { cartBadgeText } from '../../src/features/cart/badge.ts';
 import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
-import { cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
+import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
 import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
 import { showToast } from '../lib/toast.ts';
 import { CartLine } from './CartLine.tsx';
@@ -99,6 +99,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                     />
                   ))}
                 </ul>
+                <p className="cart-limit-note">{PER_TITLE_LIMIT_TEXT}</p>
                 <footer className="cart-drawer-footer">
                   <p className="cart-total">
                     <span>Total</span> <strong>${total}</strong>

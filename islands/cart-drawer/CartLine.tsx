@@ -1,3 +1,4 @@
+import { lineLimit } from '../../src/features/cart/cart.rules.ts';
 import type { CartItemDto } from '../lib/cart-store.ts';
 
 export interface CartLineProps {
@@ -8,7 +9,7 @@ export interface CartLineProps {
   onRemove(): void;
 }
 
-/** One line with its quantity controls: minus at 1 removes the line. */
+/** One line with its quantity controls: minus at 1 removes the line; plus stops at the line's limit. */
 export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps) {
   const { book, quantity } = item;
   return (
@@ -23,7 +24,7 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           &minus;
         </button>
         <output aria-live="polite">{quantity}</output>
-        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} disabled={disabled || quantity >= book.inStock} onClick={() => onQuantity(quantity + 1)}>
+        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} disabled={disabled || quantity >= lineLimit(book.inStock)} onClick={() => onQuantity(quantity + 1)}>
           +
         </button>
       </div>

@@ -6,6 +6,8 @@ export class Cart extends BaseModel {
 
   id!: number;
   userId!: number | null;
+  /** A hash of the visitor session's id; null for an account's cart. */
+  visitorKey?: string | null;
   items?: CartItem[];
 
   static override relationMappings = () => ({

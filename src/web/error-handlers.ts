@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../log.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, Unavailable } from './errors.ts';
 
 const GENERIC = 'Something went wrong. Please try again.';
 
@@ -19,6 +19,7 @@ export function handleErrors(log: Logger): ErrorRequestHandler {
     const { status, message, details } = describe(err);
     if (status >= 500) (req.log ?? log).error({ err }, 'request failed');
     if (res.headersSent) return;
+    if (err instanceof Unavailable) res.set('Retry-After', String(err.retryAfterSeconds));
     if (req.originalUrl.startsWith('/api/') || req.originalUrl === '/api') {
       res.status(status).json({ message, ...details });
       return;

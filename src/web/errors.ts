@@ -47,3 +47,13 @@ export class TooManyRequests extends HttpError {
     super(429, message);
   }
 }
+
+/** A service the request needs is out of reach for now: 503, and when to try again. */
+export class Unavailable extends HttpError {
+  constructor(
+    message = 'This is not available right now. Please try again in a minute.',
+    readonly retryAfterSeconds = 30,
+  ) {
+    super(503, message);
+  }
+}

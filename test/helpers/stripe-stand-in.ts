@@ -50,6 +50,11 @@ export interface StripeStandIn {
   intents: Map<string, StandInIntent>;
   /** What Stripe.js and the bank would do: move an intent on (optionally with a failure message). */
   setStatus(id: string, status: string, lastPaymentErrorMessage?: string): void;
+  /**
+   * The next API request whose path starts with `path` gets Stripe's error answer instead:
+   * a card or invalid-request error, or Stripe's own 500.
+   */
+  failNext(failure: { status: number; type: string; message: string; code?: string }, path?: string): void;
   close(): Promise<void>;
 }
 
@@ -198,7 +203,11 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     throw new ApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   }
 
+  let nextFailure: { failure: Parameters<StripeStandIn['failNext']>[0]; path: string } | undefined;
+
   const server = http.createServer((req, res) => {
+    const failure = nextFailure && (req.url ?? '').startsWith(nextFailure.path) ? nextFailure.failure : undefined;
+    if (failure) nextFailure = undefined;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -222,7 +231,9 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
 
       let answer: Answer;
       const replayHeaders: Record<string, string> = {};
-      if (authorization !== `Bearer ${secretKey}`) {
+      if (failure) {
+        answer = errorAnswer(new ApiError(failure.status, failure.type, failure.message, failure.code));
+      } else if (authorization !== `Bearer ${secretKey}`) {
         const shown = authorization?.replace(/^Bearer /, '') ?? '';
         answer = errorAnswer(
           new ApiError(
@@ -292,6 +303,9 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       intent.last_payment_error = lastPaymentErrorMessage
         ? { type: 'card_error', code: 'card_declined', message: lastPaymentErrorMessage }
         : null;
+    },
+    failNext(failure, path = '/v1/') {
+      nextFailure = { failure, path };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -72,6 +72,16 @@ describe('cart drawer', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Clear Cart' })).toHaveProperty('disabled', false));
   });
 
+  it('disables plus at 50 copies of a title even with more in stock, and says why', async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 49, book: book(7, 500) }];
+    await openDrawer();
+    expect(screen.getByRole('button', { name: 'One more Book 7' })).toHaveProperty('disabled', false);
+    expect(screen.getByText('Up to 50 copies of each book per order.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'One more Book 7' }));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Quantity of Book 7' }).textContent).toContain('50'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'One more Book 7' })).toHaveProperty('disabled', true));
+  });
+
   it("shows '99+' on the badge above 99 copies and the exact count in the drawer", async () => {
     lines = [{ id: 1, bookId: 7, quantity: 120, book: book(7, 500) }];
     await openDrawer();

@@ -4,7 +4,7 @@ import { HttpError } from '../../web/errors.ts';
 import { parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
-import { cartTotalCents, checkoutPath } from './cart.rules.ts';
+import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath, lineLimit } from './cart.rules.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { addToCart, setQuantity } from './cart.schemas.ts';
 import type { CartService } from './cart.service.ts';
@@ -26,6 +26,8 @@ export function cartPages(carts: CartService): Router {
       total: formatUsd(cartTotalCents(items)),
       checkoutPath: checkoutPath(Boolean(req.session.userId)),
       formatUsd,
+      lineLimit,
+      perTitleLimitText: PER_TITLE_LIMIT_TEXT,
     });
   });
 

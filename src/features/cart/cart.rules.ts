@@ -1,25 +1,43 @@
 // Pure cart rules: what a requested quantity becomes, given the copies in stock.
 
+/**
+ * The most copies of one title a cart (and so an order) may hold. A publisher's shop sells to
+ * families and schools; a cap keeps one customer from holding a whole print run at checkout.
+ */
+export const MAX_COPIES_PER_TITLE = 50;
+
+/** The sentence shown beside the quantity controls and in a refusal at the cap. */
+export const PER_TITLE_LIMIT_TEXT = `Up to ${MAX_COPIES_PER_TITLE} copies of each book per order.`;
+
+/** The most copies of a book one cart line may hold: the copies in stock, at most the cap. */
+export function lineLimit(inStock: number): number {
+  return Math.max(0, Math.min(inStock, MAX_COPIES_PER_TITLE));
+}
+
 export type QuantityDecision =
   | { kind: 'remove' }
   | { kind: 'set'; quantity: number }
-  | { kind: 'refuse'; reason: 'sold-out' | 'not-enough'; available: number };
+  | { kind: 'refuse'; reason: 'sold-out' | 'not-enough' | 'per-title-cap'; available: number };
 
 /** A line set to `requested` copies of a book with `inStock` copies. */
 export function decideQuantity(requested: number, inStock: number): QuantityDecision {
   if (requested < 1) return { kind: 'remove' };
   if (inStock < 1) return { kind: 'refuse', reason: 'sold-out', available: 0 };
-  if (requested > inStock) return { kind: 'refuse', reason: 'not-enough', available: inStock };
-  return { kind: 'set', quantity: requested };
+  if (requested <= lineLimit(inStock)) return { kind: 'set', quantity: requested };
+  if (requested > MAX_COPIES_PER_TITLE && inStock >= MAX_COPIES_PER_TITLE) {
+    return { kind: 'refuse', reason: 'per-title-cap', available: MAX_COPIES_PER_TITLE };
+  }
+  return { kind: 'refuse', reason: 'not-enough', available: inStock };
 }
 
-/** Merging a visitor's line into an account's cart adds quantities, capped by stock. */
+/** Merging a visitor's line into an account's cart adds quantities, capped like any line. */
 export function mergedQuantity(accountQuantity: number, visitorQuantity: number, inStock: number): number {
-  return Math.min(accountQuantity + visitorQuantity, Math.max(inStock, 0));
+  return Math.min(accountQuantity + visitorQuantity, lineLimit(inStock));
 }
 
 export function refusalMessage(decision: Extract<QuantityDecision, { kind: 'refuse' }>, title: string): string {
   if (decision.reason === 'sold-out') return `Sorry, "${title}" is sold out right now.`;
+  if (decision.reason === 'per-title-cap') return PER_TITLE_LIMIT_TEXT;
   const copies = decision.available === 1 ? '1 copy' : `${decision.available} copies`;
   return `Only ${copies} of "${title}" ${decision.available === 1 ? 'is' : 'are'} available.`;
 }

@@ -5,12 +5,15 @@ import { Cart } from '../../models/Cart.ts';
 import { CartItem } from '../../models/CartItem.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
-import { decideQuantity, mergedQuantity, refusalMessage } from './cart.rules.ts';
+import { addToLine, addToLineCapped, setLine } from './cart.lines.ts';
+import { decideQuantity, lineLimit, refusalMessage, type QuantityDecision } from './cart.rules.ts';
 
 /** Whose cart: a signed-in user's, or the visitor cart whose id the session holds. */
 export interface CartOwner {
   userId?: number | undefined;
   cartId?: number | undefined;
+  /** Derived from the visitor's session: finds their cart before the session has its id. */
+  visitorKey?: string | undefined;
 }
 
 export interface CartItemDto {
@@ -29,23 +32,26 @@ export interface CartChange {
 type Trx = Knex | Knex.Transaction;
 
 export function createCartService(db: Db) {
-  async function findCartId(trx: Trx, { userId, cartId }: CartOwner): Promise<number | undefined> {
+  async function findCartId(trx: Trx, { userId, cartId, visitorKey }: CartOwner): Promise<number | undefined> {
     if (userId) return (await Cart.query(trx).findOne({ userId }))?.id;
-    if (cartId) return (await Cart.query(trx).findById(cartId).whereNull('userId'))?.id;
-    return undefined;
+    const byId = cartId ? await Cart.query(trx).findById(cartId).whereNull('userId') : undefined;
+    if (byId || !visitorKey) return byId?.id;
+    return (await Cart.query(trx).findOne({ visitorKey }).whereNull('userId'))?.id;
   }
 
-  async function ensureCartId(trx: Trx, owner: CartOwner): Promise<number> {
-    const existing = await findCartId(trx, owner);
+  /**
+   * The owner's cart, made if missing. An account's cart is unique by user, a visitor's by the
+   * key of their session, so first additions that arrive together agree on one cart.
+   */
+  async function ensureCartId(owner: CartOwner): Promise<number> {
+    const existing = await findCartId(db, owner);
     if (existing) return existing;
-    try {
-      return (await Cart.query(trx).insert({ userId: owner.userId ?? null })).id;
-    } catch (err) {
-      // Two first additions at once: the other request created the account's cart.
-      const created = owner.userId ? await findCartId(trx, owner) : undefined;
-      if (created) return created;
-      throw err;
-    }
+    if (!owner.userId && !owner.visitorKey) return (await Cart.query(db).insert({ userId: null })).id;
+    const unique = owner.userId ? { user_id: owner.userId } : { visitor_key: owner.visitorKey };
+    await db('carts').insert(unique).onConflict(Object.keys(unique)).ignore();
+    const made = await findCartId(db, { userId: owner.userId, visitorKey: owner.visitorKey });
+    if (!made) throw new Error('The cart just made could not be found');
+    return made;
   }
 
   async function itemsOf(trx: Trx, cartId: number | undefined): Promise<CartItemDto[]> {
@@ -60,17 +66,14 @@ export function createCartService(db: Db) {
     return book;
   }
 
-  async function writeLine(trx: Trx, cartId: number, book: Book, requested: number): Promise<void> {
-    const decision = decideQuantity(requested, book.inStock);
+  function refuseUnlessSet(decision: QuantityDecision, book: Book): void {
     if (decision.kind === 'refuse') throw new Conflict(refusalMessage(decision, book.title));
-    const line = await CartItem.query(trx).findOne({ cartId, bookId: book.id });
-    if (decision.kind === 'remove') {
-      if (line) await CartItem.query(trx).deleteById(line.id);
-    } else if (line) {
-      await CartItem.query(trx).patchAndFetchById(line.id, { quantity: decision.quantity });
-    } else {
-      await CartItem.query(trx).insert({ cartId, bookId: book.id, quantity: decision.quantity });
-    }
+  }
+
+  // A request that lost a race to the limit is told the limit as it now stands.
+  function refuseAtLimit(book: Book): never {
+    const decision = decideQuantity(lineLimit(book.inStock) + 1, book.inStock);
+    throw new Conflict(decision.kind === 'refuse' ? refusalMessage(decision, book.title) : 'That many copies cannot be added.');
   }
 
   return {
@@ -86,26 +89,32 @@ export function createCartService(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    /** Adds copies to a line; the line's new quantity must not exceed the copies in stock. */
+    /** Adds copies to a line; the line must not pass the copies in stock or the per-title cap. */
     async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: BookDto }> {
-      return db.transaction(async (trx) => {
-        const book = await loadBook(trx, bookId);
-        const cartId = await ensureCartId(trx, owner);
-        const line = await CartItem.query(trx).findOne({ cartId, bookId });
-        await writeLine(trx, cartId, book, (line?.quantity ?? 0) + quantity);
-        return { cartId, items: await itemsOf(trx, cartId), book: toBookDto(book) };
-      });
+      const book = await loadBook(db, bookId);
+      const cartId = await ensureCartId(owner);
+      // A first look gives the usual refusal its exact words; the addition itself is atomic.
+      const line = await CartItem.query(db).findOne({ cartId, bookId });
+      refuseUnlessSet(decideQuantity((line?.quantity ?? 0) + quantity, book.inStock), book);
+      if (!(await addToLine(db, cartId, bookId, quantity, lineLimit(book.inStock)))) refuseAtLimit(book);
+      return { cartId, items: await itemsOf(db, cartId), book: toBookDto(book) };
     },
 
     /** Sets a line's quantity; below 1 removes it. */
     async setQuantity(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange> {
-      return db.transaction(async (trx) => {
-        const cartId = await findCartId(trx, owner);
-        const line = cartId ? await CartItem.query(trx).findOne({ cartId, bookId }) : undefined;
-        if (!cartId || !line) throw new NotFound('That book is not in your cart.');
-        await writeLine(trx, cartId, await loadBook(trx, bookId), quantity);
-        return { cartId, items: await itemsOf(trx, cartId) };
-      });
+      const cartId = await findCartId(db, owner);
+      const notInCart = new NotFound('That book is not in your cart.');
+      if (!cartId) throw notInCart;
+      const book = await loadBook(db, bookId);
+      const decision = decideQuantity(quantity, book.inStock);
+      if (decision.kind === 'remove') {
+        if (!(await CartItem.query(db).delete().where({ cartId, bookId }))) throw notInCart;
+      } else {
+        if (!(await CartItem.query(db).findOne({ cartId, bookId }))) throw notInCart;
+        refuseUnlessSet(decision, book);
+        if (decision.kind === 'set' && !(await setLine(db, cartId, bookId, decision.quantity))) throw notInCart;
+      }
+      return { cartId, items: await itemsOf(db, cartId) };
     },
 
     async removeItem(owner: CartOwner, bookId: number): Promise<CartItemDto[]> {
@@ -121,22 +130,19 @@ export function createCartService(db: Db) {
 
     /**
      * At sign-in, the visitor cart's books join the account's cart: quantities add up,
-     * capped by the copies in stock, and the visitor cart is deleted.
+     * capped like any line, and the visitor cart is deleted.
      */
     async mergeIntoAccount(visitorCartId: number | undefined, userId: number): Promise<void> {
+      const fromId = await findCartId(db, { cartId: visitorCartId });
+      if (!fromId) return;
+      const intoId = await ensureCartId({ userId });
       await db.transaction(async (trx) => {
-        const fromId = await findCartId(trx, { cartId: visitorCartId });
-        if (!fromId) return;
-        const intoId = await ensureCartId(trx, { userId });
         const incoming = await CartItem.query(trx).where({ cartId: fromId }).withGraphJoined('book');
+        // Deleting the visitor cart claims it: of two sign-ins merging it at once, one adds its books.
+        if (!(await Cart.query(trx).deleteById(fromId).whereNull('userId'))) return;
         for (const line of incoming) {
-          const existing = await CartItem.query(trx).findOne({ cartId: intoId, bookId: line.bookId });
-          const quantity = mergedQuantity(existing?.quantity ?? 0, line.quantity, line.book!.inStock);
-          if (existing && quantity > 0) await CartItem.query(trx).patch({ quantity }).where({ id: existing.id });
-          else if (existing) await CartItem.query(trx).deleteById(existing.id);
-          else if (quantity > 0) await CartItem.query(trx).insert({ cartId: intoId, bookId: line.bookId, quantity });
+          await addToLineCapped(trx, intoId, line.bookId, line.quantity, lineLimit(line.book!.inStock));
         }
-        await Cart.query(trx).deleteById(fromId);
       });
     },
   };

@@ -2,6 +2,8 @@
 // configured) and the built-in sandbox (the embedded default), which behaves like Stripe's
 // test mode for the test cards listed on /admin.
 
+import { HttpError } from '../../web/errors.ts';
+
 /** Stripe's PaymentIntent statuses, which the sandbox uses too. */
 export type PaymentStatus =
   | 'requires_payment_method'
@@ -56,8 +58,18 @@ export interface PaymentProvider {
   check(): Promise<{ ok: true } | { ok: false; error: string }>;
 }
 
-/** Raised by a provider call that failed for a reason the customer can be told. */
-export class PaymentError extends Error {}
+/**
+ * Raised by a provider call that failed for a reason the customer can be told: a declined
+ * card (402, as Stripe answers), a payment that cannot be found (404) or is in the wrong
+ * state (409), a request the provider refused (400). Answered with its status and message.
+ */
+export class PaymentError extends HttpError {
+  constructor(message: string, status = 402, options?: { cause?: unknown }) {
+    super(status, message);
+    this.name = 'PaymentError';
+    if (options && 'cause' in options) this.cause = options.cause;
+  }
+}
 
 /** Raised by parseWebhook for a request that is not a genuine, fresh event: answer it 400. */
 export class WebhookVerificationError extends Error {}

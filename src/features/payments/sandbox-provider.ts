@@ -81,14 +81,14 @@ export function createSandboxProvider(db: Db): SandboxProvider {
 
   async function intentOrThrow(id: string): Promise<IntentRow> {
     const row = await findIntent(id);
-    if (!row) throw new PaymentError(`No such payment_intent: '${id}'`);
+    if (!row) throw new PaymentError(`No such payment_intent: '${id}'`, 404);
     return row;
   }
 
   /** The intent the browser names, provided it also holds the intent's client secret. */
   async function intentForClient(id: string, clientSecret: string): Promise<IntentRow> {
     const row = typeof id === 'string' && id ? await findIntent(id) : undefined;
-    if (!row || !sameSecret(row.clientSecret, clientSecret)) throw new PaymentError(SANDBOX_MESSAGES.notFound);
+    if (!row || !sameSecret(row.clientSecret, clientSecret)) throw new PaymentError(SANDBOX_MESSAGES.notFound, 404);
     return row;
   }
 
@@ -160,7 +160,7 @@ export function createSandboxProvider(db: Db): SandboxProvider {
       await db(INTENTS).where({ id }).whereNotIn('status', ['succeeded', 'canceled']).update({ status: 'canceled' });
       const row = await intentOrThrow(id);
       if (row.status === 'succeeded') {
-        throw new PaymentError('You cannot cancel this PaymentIntent because it has a status of succeeded.');
+        throw new PaymentError('You cannot cancel this PaymentIntent because it has a status of succeeded.', 409);
       }
     },
 
@@ -176,12 +176,12 @@ export function createSandboxProvider(db: Db): SandboxProvider {
           if (existing.paymentIntentId !== paymentIntentId) throw idempotencyMismatch(idempotencyKey);
           return { id: existing.id as string };
         }
-        if (!intent) throw new PaymentError(`No such payment_intent: '${paymentIntentId}'`);
+        if (!intent) throw new PaymentError(`No such payment_intent: '${paymentIntentId}'`, 404);
         if (intent.status !== 'succeeded') {
-          throw new PaymentError('This PaymentIntent does not have a successful charge to refund.');
+          throw new PaymentError('This PaymentIntent does not have a successful charge to refund.', 409);
         }
         const earlier = await trx(REFUNDS).where({ paymentIntentId }).first();
-        if (earlier) throw new PaymentError('This payment has already been refunded.');
+        if (earlier) throw new PaymentError('This payment has already been refunded.', 409);
         const id = newId('re_sbx_');
         await trx(REFUNDS).insert({
           id,
@@ -209,7 +209,9 @@ export function createSandboxProvider(db: Db): SandboxProvider {
 
     async confirmCard({ id, clientSecret, cardNumber, expiry, cvc }) {
       const row = await intentForClient(id, clientSecret);
-      if (row.status === 'succeeded') return toPaymentIntent(row);
+      // Paid already (a double click), or waiting for the bank's step (a reload during it):
+      // answered as it is, so the card form shows the outcome or the step again.
+      if (row.status === 'succeeded' || row.status === 'requires_action') return toPaymentIntent(row);
       if (row.status !== 'requires_payment_method') throw notConfirmable(row.status);
 
       const failure = cardProblem(cardNumber, expiry, cvc, new Date());
@@ -266,9 +268,8 @@ export function passesLuhn(digits: string): boolean {
 }
 
 function notConfirmable(status: string): PaymentError {
-  if (status === 'canceled') return new PaymentError('This payment was canceled. Please start checkout again.');
-  if (status === 'requires_action') return new PaymentError('This payment is waiting for your card to be authenticated.');
-  return new PaymentError('This payment cannot be confirmed right now.');
+  if (status === 'canceled') return new PaymentError('This payment was canceled. Please start checkout again.', 409);
+  return new PaymentError('This payment cannot be confirmed right now.', 409);
 }
 
 function checkAmount(amountCents: number): void {
@@ -276,7 +277,7 @@ function checkAmount(amountCents: number): void {
     throw new Error(`Invalid payment amount: ${amountCents} cents`);
   }
   // Stripe's minimum charge in USD.
-  if (amountCents < 50) throw new PaymentError('Amount must be at least $0.50 usd');
+  if (amountCents < 50) throw new PaymentError('Amount must be at least $0.50 usd', 400);
 }
 
 function sameCustomer(row: { id: string; email: string; name: string }, email: string, name: string, key: string) {

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
+import { fromStripeError } from './stripe-errors.ts';
 import {
-  PaymentError,
   WebhookVerificationError,
   type PaymentEvent,
   type PaymentIntent,
@@ -68,7 +68,7 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
           const current = await call(() => stripe.paymentIntents.retrieve(id));
           if (current.status === 'canceled') return;
         }
-        throw toPaymentError(err);
+        throw fromStripeError(err);
       }
     },
 
@@ -152,18 +152,6 @@ async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (err) {
-    throw toPaymentError(err);
+    throw fromStripeError(err);
   }
-}
-
-/**
- * Card and invalid-request errors carry a message meant for people ("Your card was declined.",
- * "No such payment_intent: 'pi_…'"). Everything else (authentication, rate limits, Stripe being
- * down, network) stays the SDK's own error, for the logs and a generic answer.
- */
-function toPaymentError(err: unknown): unknown {
-  if (err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeInvalidRequestError) {
-    return new PaymentError(err.message, { cause: err });
-  }
-  return err;
 }

@@ -122,6 +122,7 @@ describe('sandbox provider basics', () => {
 
   it('an unknown intent raises PaymentError', async () => {
     await expect(sandbox.retrievePaymentIntent('pi_sbx_nope')).rejects.toBeInstanceOf(PaymentError);
+    await expect(sandbox.retrievePaymentIntent('pi_sbx_nope')).rejects.toMatchObject({ status: 404 });
   });
 });
 
@@ -167,10 +168,19 @@ describe('sandbox card confirmation', () => {
     expect((await confirm(intent, '4242424242424242')).status).toBe('succeeded');
   });
 
-  it('confirming while authentication is pending is refused', async () => {
+  it('confirming while authentication is pending answers the pending step and charges nothing', async () => {
     const intent = await newIntent();
     await confirm(intent, '4000002500003155');
-    await expect(confirm(intent, '4242424242424242')).rejects.toBeInstanceOf(PaymentError);
+    expect(await confirm(intent, '4242424242424242')).toMatchObject({ status: 'requires_action', lastError: null });
+    expect((await sandbox.retrievePaymentIntent(intent.id)).status).toBe('requires_action');
+  });
+
+  it('a canceled intent cannot be confirmed: a 409 with a message', async () => {
+    const intent = await newIntent();
+    await sandbox.cancelPaymentIntent(intent.id, 'cancel-before-confirm');
+    const failure = confirm(intent, '4242424242424242');
+    await expect(failure).rejects.toBeInstanceOf(PaymentError);
+    await expect(failure).rejects.toMatchObject({ status: 409, message: 'This payment was canceled. Please start checkout again.' });
   });
 
   it.each([
@@ -209,7 +219,7 @@ describe('sandbox card confirmation', () => {
     ];
     for (const attempt of attempts) {
       await expect(attempt).rejects.toBeInstanceOf(PaymentError);
-      await expect(attempt).rejects.toThrow('This payment could not be found.');
+      await expect(attempt).rejects.toMatchObject({ status: 404, message: 'This payment could not be found.' });
     }
     expect((await sandbox.retrievePaymentIntent(intent.id)).status).toBe('requires_payment_method');
   });
