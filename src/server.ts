@@ -1,6 +1,5 @@
 import 'dotenv/config';
 import { createPaymentProvider } from './features/payments/index.ts';
-import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDb, migrateLatest } from './db.ts';
@@ -8,6 +7,7 @@ import { createLogger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
+import { gracefulCloser } from './web/graceful-close.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 // The only file that connects and listens.
@@ -31,13 +31,18 @@ async function main(): Promise<void> {
     log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);
   });
 
+  const closeServer = gracefulCloser(server);
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    // systemd signals the whole group and a terminal may repeat the signal: act on the first.
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
-    await closeServer(server);
+    await closeServer();
     await mailer.stop();
     await sessions.close();
     await db.destroy();
@@ -45,16 +50,9 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-}
-
-// Stops accepting connections, lets in-flight requests finish, closes idle keep-alive sockets.
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+  // Kept (not `once`): a second signal with no listener would kill the process mid-drain.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {
