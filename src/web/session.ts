@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
+import { DeadlineStore } from './store-deadline.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -17,6 +18,9 @@ declare module 'express-session' {
 }
 
 export const SESSION_COOKIE = 'shop.sid';
+
+/** How long a request waits for Redis before answering 503. */
+const REDIS_DEADLINE_MS = 1500;
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -32,13 +36,24 @@ export interface SessionStore {
 export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:sess:' } = {}): Promise<SessionStore> {
   const ttlSeconds = Math.round(config.SESSION_MAX_AGE_DAYS * 86_400);
   if (config.REDIS_URL) {
-    const client = createClient({ url: config.REDIS_URL });
+    const client = createClient({
+      url: config.REDIS_URL,
+      // While Redis is out, a command fails at once (the request answers 503) instead of
+      // waiting in a queue for the reconnection.
+      disableOfflineQueue: true,
+      commandOptions: { timeout: REDIS_DEADLINE_MS },
+      socket: {
+        connectTimeout: REDIS_DEADLINE_MS,
+        // Keep reconnecting for as long as the outage lasts, at most two seconds apart.
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
+      },
+    });
     client.on('error', () => {
       // Reconnects on its own; /readyz reports the outage.
     });
     await client.connect();
     return {
-      store: new RedisStore({ client, prefix, ttl: ttlSeconds }),
+      store: new DeadlineStore(new RedisStore({ client, prefix, ttl: ttlSeconds }), REDIS_DEADLINE_MS),
       redis: client,
       ping: async () => {
         await client.ping();
