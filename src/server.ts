@@ -14,7 +14,7 @@ import { seedCatalogue } from '../seeds/books.ts';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
-  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
   if (config.SEED_CATALOGUE) {
     const seeded = await seedCatalogue(db);

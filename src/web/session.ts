@@ -21,6 +21,8 @@ export const SESSION_COOKIE = 'shop.sid';
 
 /** How long a request waits for Redis before answering 503. */
 const REDIS_DEADLINE_MS = 1500;
+/** The SQL store waits for a pool connection first (db.ts bounds that wait), then its query. */
+const SQL_DEADLINE_MS = 8000;
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -63,19 +65,19 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       },
     };
   }
-  const store = new ConnectSessionKnexStore({
+  const knexStore = new ConnectSessionKnexStore({
     knex: db,
     tableName: 'sessions',
     createTable: false,
     cleanupInterval: 15 * 60_000,
   });
   return {
-    store,
+    store: new DeadlineStore(knexStore, SQL_DEADLINE_MS),
     ping: async () => {
       await db('sessions').select('sid').limit(1);
     },
     close: async () => {
-      clearTimeout((store as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
+      clearTimeout((knexStore as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
     },
   };
 }

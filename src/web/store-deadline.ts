@@ -11,10 +11,13 @@ export class SessionStoreTimeout extends Error {
 type Callback = (err?: unknown, value?: unknown) => void;
 
 /**
- * Gives every call to a session store a deadline. The Redis client's own timeouts stop once
- * a command is written, so a Redis that accepts connections but answers nothing (paused,
- * swapping, a half-open network) would otherwise hold each request until the reply arrives.
- * A late reply is ignored.
+ * Gives every call to a session store a deadline, and one way to fail.
+ *
+ * The Redis client's own timeouts stop once a command is written, so a Redis that accepts
+ * connections but answers nothing (paused, swapping, a half-open network) would otherwise
+ * hold each request until the reply arrives; a late reply is ignored. The SQL store both
+ * calls back with an error and rejects the promise it returns, which express-session never
+ * awaits: an unhandled rejection that would end the process on the first database outage.
  */
 export class DeadlineStore extends session.Store {
   constructor(
@@ -24,7 +27,7 @@ export class DeadlineStore extends session.Store {
     super();
   }
 
-  private call(callback: Callback | undefined, run: (done: Callback) => void): void {
+  private call(callback: Callback | undefined, run: (done: Callback) => unknown): void {
     let settled = false;
     const finish: Callback = (err, value) => {
       if (settled) return;
@@ -34,7 +37,8 @@ export class DeadlineStore extends session.Store {
     };
     const timer = setTimeout(() => finish(new SessionStoreTimeout(this.ms)), this.ms);
     try {
-      run(finish);
+      const result = run(finish);
+      if (result instanceof Promise) result.catch((err: unknown) => finish(err));
     } catch (err) {
       finish(err);
     }

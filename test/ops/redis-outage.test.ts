@@ -3,7 +3,7 @@
 // when Redis is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../helpers/app.ts';
-import { ask, eventually, slowest, unavailableAnswers, underLoad } from '../helpers/outage.ts';
+import { ask, eventually, unavailableAnswers, underLoad } from '../helpers/outage.ts';
 import { redisServer, type ServiceProcess } from '../helpers/service-process.ts';
 
 let redis: ServiceProcess;
@@ -31,7 +31,6 @@ describe('a Redis outage', () => {
     const agents = await parents();
     await redis.stop();
     const answers = await underLoad(agents, PATHS, 10_000);
-    console.info(`redis stopped: ${answers.length} answers, slowest ${slowest(answers)} ms`);
     expect(unavailableAnswers(answers)).toEqual(expected(answers.length));
 
     await redis.start();
@@ -45,7 +44,6 @@ describe('a Redis outage', () => {
     redis.pause();
     try {
       const answers = await underLoad(agents, PATHS, 4_000);
-      console.info(`redis paused: ${answers.length} answers, slowest ${slowest(answers)} ms`);
       expect(unavailableAnswers(answers)).toEqual(expected(answers.length));
     } finally {
       redis.resume();
