@@ -3,17 +3,23 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { Model, knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../migrations/index.ts';
+import type { Logger } from './log.ts';
 
 export type Db = Knex;
+
+const CONNECT_TIMEOUT_MS = 3000;
+const ACQUIRE_TIMEOUT_MS = 5000;
 
 export interface DbOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   /** SQLite file name inside dataDir; tests pass ':memory:' or their own file. */
   sqliteFile?: string;
+  /** Where knex's own warnings go (a failed pool connection, for one); the console without it. */
+  log?: Pick<Logger, 'warn' | 'error' | 'debug'>;
 }
 
-export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }: DbOptions): Knex.Config {
+export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', log: logger }: DbOptions): Knex.Config {
   const migrations = { migrationSource, tableName: 'knex_migrations' };
   // Columns are snake_case in the database and camelCase everywhere in code, queries included.
   const mappers = knexSnakeCaseMappers();
@@ -27,10 +33,16 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
         dateStrings: false,
         // DECIMAL columns arrive as strings, which money.ts parses exactly.
         decimalNumbers: false,
+        // A database host that does not answer fails the connection attempt within this time.
+        connectTimeout: CONNECT_TIMEOUT_MS,
       },
       pool: { min: 0, max: 10 },
+      // knex waits 60 s for a pool connection by default; a request that cannot get one in a
+      // few seconds answers 503 with Retry-After instead (a down database, or a saturated pool).
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
       migrations,
       ...mappers,
+      ...knexLog(logger),
     };
   }
   const filename = sqliteFile === ':memory:' ? ':memory:' : path.join(dataDir, sqliteFile);
@@ -52,6 +64,21 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite' }:
     },
     migrations,
     ...mappers,
+    ...knexLog(logger),
+  };
+}
+
+// knex hands its logger strings (an error's stack included); they become JSON log lines.
+function knexLog(logger: DbOptions['log']): Pick<Knex.Config, 'log'> {
+  if (!logger) return {};
+  const text = (m: unknown) => ({ detail: String(m) });
+  return {
+    log: {
+      warn: (m: unknown) => logger.warn(text(m), 'database'),
+      error: (m: unknown) => logger.error(text(m), 'database'),
+      deprecate: (m: unknown) => logger.debug(text(m), 'database'),
+      debug: (m: unknown) => logger.debug(text(m), 'database'),
+    },
   };
 }
 

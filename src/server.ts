@@ -1,6 +1,5 @@
 import 'dotenv/config';
 import { createPaymentProvider } from './features/payments/index.ts';
-import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDb, migrateLatest } from './db.ts';
@@ -11,13 +10,14 @@ import { createMailer } from './features/mail/mailer.ts';
 import { createCartService } from './features/cart/cart.service.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
 import { createCheckoutService } from './features/checkout/checkout.service.ts';
+import { gracefulCloser } from './web/graceful-close.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 // The only file that connects and listens.
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
-  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
   if (config.SEED_CATALOGUE) {
     const seeded = await seedCatalogue(db);
@@ -37,13 +37,18 @@ async function main(): Promise<void> {
     log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);
   });
 
+  const closeServer = gracefulCloser(server);
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    // systemd signals the whole group and a terminal may repeat the signal: act on the first.
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
-    await closeServer(server);
+    await closeServer();
     await stopSweep();
     await mailer.stop();
     await sessions.close();
@@ -52,16 +57,9 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-}
-
-// Stops accepting connections, lets in-flight requests finish, closes idle keep-alive sockets.
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+  // Kept (not `once`): a second signal with no listener would kill the process mid-drain.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {

@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
+import { DeadlineStore } from './store-deadline.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -17,6 +18,11 @@ declare module 'express-session' {
 }
 
 export const SESSION_COOKIE = 'shop.sid';
+
+/** How long a request waits for Redis before answering 503. */
+const REDIS_DEADLINE_MS = 1500;
+/** The SQL store waits for a pool connection first (db.ts bounds that wait), then its query. */
+const SQL_DEADLINE_MS = 8000;
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -32,13 +38,24 @@ export interface SessionStore {
 export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:sess:' } = {}): Promise<SessionStore> {
   const ttlSeconds = Math.round(config.SESSION_MAX_AGE_DAYS * 86_400);
   if (config.REDIS_URL) {
-    const client = createClient({ url: config.REDIS_URL });
+    const client = createClient({
+      url: config.REDIS_URL,
+      // While Redis is out, a command fails at once (the request answers 503) instead of
+      // waiting in a queue for the reconnection.
+      disableOfflineQueue: true,
+      commandOptions: { timeout: REDIS_DEADLINE_MS },
+      socket: {
+        connectTimeout: REDIS_DEADLINE_MS,
+        // Keep reconnecting for as long as the outage lasts, at most two seconds apart.
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
+      },
+    });
     client.on('error', () => {
       // Reconnects on its own; /readyz reports the outage.
     });
     await client.connect();
     return {
-      store: new RedisStore({ client, prefix, ttl: ttlSeconds }),
+      store: new DeadlineStore(new RedisStore({ client, prefix, ttl: ttlSeconds }), REDIS_DEADLINE_MS),
       redis: client,
       ping: async () => {
         await client.ping();
@@ -48,19 +65,19 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       },
     };
   }
-  const store = new ConnectSessionKnexStore({
+  const knexStore = new ConnectSessionKnexStore({
     knex: db,
     tableName: 'sessions',
     createTable: false,
     cleanupInterval: 15 * 60_000,
   });
   return {
-    store,
+    store: new DeadlineStore(knexStore, SQL_DEADLINE_MS),
     ping: async () => {
       await db('sessions').select('sid').limit(1);
     },
     close: async () => {
-      clearTimeout((store as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
+      clearTimeout((knexStore as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
     },
   };
 }

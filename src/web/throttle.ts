@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts';
 import type { RedisClient } from './session.ts';
+import { withStoredKeys } from './throttle-keys.ts';
 
 /**
  * Fixed-window hit counters shared by every app process: in Redis when it is configured,
@@ -14,7 +15,7 @@ export interface Counter {
 }
 
 export function createCounter({ db, redis, prefix = 'shop:throttle:' }: { db: Db; redis?: RedisClient | undefined; prefix?: string }): Counter {
-  return redis ? redisCounter(redis, prefix) : sqlCounter(db, prefix);
+  return withStoredKeys(redis ? redisCounter(redis, prefix) : sqlCounter(db, prefix));
 }
 
 function redisCounter(redis: RedisClient, prefix: string): Counter {

@@ -46,12 +46,12 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const log = createLogger('silent');
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
   if (seed) await seedCatalogue(db);
   const prefix = sessionPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
   const sessions = await openSessionStore(config, db, { prefix });
-  const log = createLogger('silent');
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().
   const mailer = createMailer({ db, config, log });
   const payments = createPaymentProvider({ config, db });

@@ -5,6 +5,7 @@ export const ACCOUNT_MESSAGES = {
   welcomeBack: { title: 'Welcome back!', text: 'You are now signed in.' },
   signupMissing: 'Please fill in all required fields',
   badEmail: 'Please enter a valid email address',
+  emailTooLong: 'Email addresses can be at most 254 characters long',
   emailTaken: 'This email is already registered. Please use a different email or sign in.',
   emailAvailable: 'Email is available!',
   emailUnverified: 'Unable to verify email. Please try again.',
@@ -37,3 +38,4 @@ export const ACCOUNT_MESSAGES = {
 export const FAILED_LOGIN_MARKER = 'REDIRECT_TO_FAILED_LOGIN';
 export const FAILED_LOGIN_URL = '/failedlogin';
 export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_EMAIL_LENGTH = 254;

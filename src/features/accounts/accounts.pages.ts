@@ -28,7 +28,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/login', async (req, res) => {
     const input = loginInput.safeParse(req.body);
-    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { ...M.missingLogin });
+    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
     try {
       const { user, mustChangePassword } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
       await startUserSession(req, user.id, carts);
@@ -61,7 +61,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   router.post('/reset-password', async (req, res) => {
     const input = resetRequestInput.safeParse(req.body);
     if (!input.success) {
-      return res.status(400).render('accounts/reset-request', { title: 'Reset your password', values: {}, flash: { title: M.resetFailed.title, text: M.resetMissing, variant: 'error' } });
+      return res.status(400).render('accounts/reset-request', { title: 'Reset your password', values: {}, flash: { title: M.resetFailed.title, text: ruleMessage(input.error, M.resetMissing), variant: 'error' } });
     }
     try {
       await accounts.requestReset({ email: input.data.email, client: clientAddress(req) });
@@ -138,5 +138,12 @@ function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<str
 
 function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Please check the form.';
+}
+
+// The schemas' own words (a missing field, a too-long email); a field of the wrong shape,
+// which no form of ours sends, gets the form's usual message instead of zod's.
+function ruleMessage(error: z.ZodError, fallback: string): string {
+  const issue = error.issues[0];
+  return issue && (issue.code === 'custom' || issue.code === 'too_big') ? issue.message : fallback;
 }
 

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../../lib/email.ts';
-import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+import { ACCOUNT_MESSAGES as M, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 
 // Fields arrive from HTML forms and JSON alike; a missing one reads as empty, so the
 // rules below can answer with the spec's own words, checked in the spec's order.
-const text = (max: number) => z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, `Please keep this under ${max} characters.`));
+const text = (max: number, tooLong = `Please keep this under ${max} characters.`) =>
+  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, tooLong));
 const secret = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().max(200, 'Password must be at most 200 characters long'));
-const email = text(254).transform((v) => v.toLowerCase());
+// Checked again after lowercasing: some letters grow ('İ' becomes two characters), and the
+// column, the throttles and the mail headers all expect at most 254.
+const email = text(MAX_EMAIL_LENGTH, M.emailTooLong)
+  .transform((v) => v.toLowerCase())
+  .pipe(z.string().max(MAX_EMAIL_LENGTH, M.emailTooLong));
 
 function first(ctx: z.RefinementCtx, rules: Array<[boolean, string]>): void {
   const broken = rules.find(([bad]) => bad);

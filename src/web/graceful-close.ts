@@ -1,0 +1,62 @@
+import type { Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+
+/**
+ * Closes an HTTP server without failing a request a client has already sent.
+ *
+ * Node's own server.close() destroys every keep-alive connection that looks idle, but a
+ * connection looks idle while the next request is still on the wire, and that request is
+ * then reset. Instead: stop accepting connections, answer every request from now on with
+ * `Connection: close` (so the client sends nothing more on that connection and it closes
+ * after its answer), and close a connection that stays idle only after a grace period.
+ */
+export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () => Promise<void> {
+  const inFlight = new Map<Socket, Set<ServerResponse>>();
+  const idleTimers = new Map<Socket, NodeJS.Timeout>();
+  let closing = false;
+
+  const closeWhenStillIdle = (socket: Socket) => {
+    if (idleTimers.has(socket) || inFlight.get(socket)?.size) return;
+    idleTimers.set(
+      socket,
+      setTimeout(() => {
+        if (!inFlight.get(socket)?.size) socket.destroy();
+      }, idleGraceMs),
+    );
+  };
+
+  server.on('connection', (socket: Socket) => {
+    inFlight.set(socket, new Set());
+    socket.once('close', () => {
+      clearTimeout(idleTimers.get(socket));
+      idleTimers.delete(socket);
+      inFlight.delete(socket);
+    });
+  });
+
+  server.on('request', (req, res) => {
+    const socket = req.socket;
+    clearTimeout(idleTimers.get(socket));
+    idleTimers.delete(socket);
+    const responses = inFlight.get(socket) ?? new Set<ServerResponse>();
+    inFlight.set(socket, responses);
+    responses.add(res);
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      responses.delete(res);
+      // An answer whose headers went out before shutdown promised keep-alive.
+      if (closing && !socket.destroyed) closeWhenStillIdle(socket);
+    });
+  });
+
+  return () =>
+    new Promise<void>((resolve) => {
+      closing = true;
+      // net's close: stop accepting; 'close' fires once every connection has ended.
+      NetServer.prototype.close.call(server, () => resolve());
+      for (const [socket, responses] of inFlight) {
+        for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+        closeWhenStillIdle(socket);
+      }
+    });
+}

@@ -1,0 +1,63 @@
+import session, { type SessionData, type Store } from 'express-session';
+
+/** A session store that did not answer in time; answered as 503 like any outage. */
+export class SessionStoreTimeout extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`the session store did not answer within ${ms} ms`);
+  }
+}
+
+type Callback = (err?: unknown, value?: unknown) => void;
+
+/**
+ * Gives every call to a session store a deadline, and one way to fail.
+ *
+ * The Redis client's own timeouts stop once a command is written, so a Redis that accepts
+ * connections but answers nothing (paused, swapping, a half-open network) would otherwise
+ * hold each request until the reply arrives; a late reply is ignored. The SQL store both
+ * calls back with an error and rejects the promise it returns, which express-session never
+ * awaits: an unhandled rejection that would end the process on the first database outage.
+ */
+export class DeadlineStore extends session.Store {
+  constructor(
+    private readonly inner: Store,
+    private readonly ms: number,
+  ) {
+    super();
+  }
+
+  private call(callback: Callback | undefined, run: (done: Callback) => unknown): void {
+    let settled = false;
+    const finish: Callback = (err, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callback?.(err, value);
+    };
+    const timer = setTimeout(() => finish(new SessionStoreTimeout(this.ms)), this.ms);
+    try {
+      const result = run(finish);
+      if (result instanceof Promise) result.catch((err: unknown) => finish(err));
+    } catch (err) {
+      finish(err);
+    }
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    this.call(callback as Callback, (done) => this.inner.get(sid, done));
+  }
+
+  override set(sid: string, data: SessionData, callback?: (err?: unknown) => void): void {
+    this.call(callback, (done) => this.inner.set(sid, data, done));
+  }
+
+  override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.call(callback, (done) => this.inner.destroy(sid, done));
+  }
+
+  override touch(sid: string, data: SessionData, callback?: () => void): void {
+    if (!this.inner.touch) return callback?.();
+    this.call(callback as Callback | undefined, (done) => this.inner.touch!(sid, data, done));
+  }
+}

@@ -1,0 +1,54 @@
+// Redis (sessions and throttles) stops, or stops answering, under load: every request that
+// needs it answers 503 with Retry-After instead of hanging, and the shop recovers by itself
+// when Redis is back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestShop, type TestShop } from '../helpers/app.ts';
+import { ask, eventually, unavailableAnswers, underLoad } from '../helpers/outage.ts';
+import { redisServer, type ServiceProcess } from '../helpers/service-process.ts';
+
+let redis: ServiceProcess;
+let shop: TestShop;
+beforeAll(async () => {
+  redis = await redisServer();
+  shop = await buildTestShop({ env: { REDIS_URL: redis.url } });
+});
+afterAll(async () => {
+  await shop?.close();
+  await redis?.remove();
+});
+
+const PATHS = ['/api/session', '/cart', '/api/cart'];
+const expected = (n: number) => Array.from({ length: n }, () => ({ status: 503, retryAfter: true, body: true }));
+
+async function parents() {
+  const agents = [shop.browser(), shop.browser(), shop.browser()];
+  for (const agent of agents) expect((await ask(agent, '/api/session')).status).toBe(200);
+  return agents;
+}
+
+describe('a Redis outage', () => {
+  it('answers 503 with Retry-After while Redis is stopped for 10 s under load, then recovers on its own', async () => {
+    const agents = await parents();
+    await redis.stop();
+    const answers = await underLoad(agents, PATHS, 10_000);
+    expect(unavailableAnswers(answers)).toEqual(expected(answers.length));
+
+    await redis.start();
+    const back = await eventually(agents[0]!, '/api/session', (a) => a.status === 200);
+    expect(back.status).toBe(200);
+    expect((await ask(agents[1]!, '/cart')).status).toBe(200);
+  }, 60_000);
+
+  it('answers 503 with Retry-After while Redis accepts connections but answers nothing', async () => {
+    const agents = await parents();
+    redis.pause();
+    try {
+      const answers = await underLoad(agents, PATHS, 4_000);
+      expect(unavailableAnswers(answers)).toEqual(expected(answers.length));
+    } finally {
+      redis.resume();
+    }
+    const back = await eventually(agents[0]!, '/api/session', (a) => a.status === 200);
+    expect(back.status).toBe(200);
+  }, 60_000);
+});
