@@ -1,12 +1,16 @@
 import type { Knex } from 'knex';
 import * as initial from './20261121000000_initial.ts';
 import * as checkout from './20261121000100_checkout.ts';
+import * as rateLimits from './20261123000000_rate_limits.ts';
+import * as sessionVersion from './20261123000100_session_version.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
 const migrations: Record<string, Knex.Migration> = {
   '20261121000000_initial': initial,
   '20261121000100_checkout': checkout,
+  '20261123000000_rate_limits': rateLimits,
+  '20261123000100_session_version': sessionVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,6 +11,8 @@ declare module 'express-session' {
     /** Opaque id the islands may see; never the cookie's value. */
     publicId: string;
     userId: number;
+    /** The account's session version at sign-in (see endStaleSessions). */
+    sessionVersion: number;
     cartId: number;
     flash: { title: string; text: string; variant: 'success' | 'error' };
   }
@@ -74,7 +76,9 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
     // Browsing creates no session: one is stored only once something is put in it.
     saveUninitialized: false,
     rolling: false,
-    proxy: config.TRUST_PROXY,
+    // Unset: whether a request came over https is Express's req.secure, which trusts
+    // X-Forwarded-Proto only from the configured proxy hops (TRUST_PROXY).
+    proxy: undefined,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireUser } from '../../web/auth.ts';
+import { clientAddress, requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
 import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
 import { signupInput } from '../accounts/accounts.schemas.ts';
@@ -37,8 +37,8 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     const account = parse(signupInput, req.body);
     parse(shippingInfo, req.body?.shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
-    const user = await accounts.signup(account);
-    await startUserSession(req, user.id, carts);
+    const { user, sessionVersion } = await accounts.signup(account, { client: clientAddress(req), session: req.sessionID });
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     const stripeCustomerId = await checkout.customerFor(user.id);
     res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
   });
