@@ -41,7 +41,7 @@ import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
 import { securityHeaders } from './web/security.ts';
-import { sessionMiddleware, type SessionStore } from './web/session.ts';
+import { insecureCookieWarning, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
 
@@ -70,6 +70,9 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const carts = createCartService(db);
   const contact = createContactService({ db, mailer });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
+
+  const cookieWarning = insecureCookieWarning(config);
+  if (cookieWarning) log.warn(cookieWarning);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);

@@ -3,7 +3,7 @@ import { RedisStore } from 'connect-redis';
 import { ConnectSessionKnexStore } from 'connect-session-knex';
 import { createClient } from 'redis';
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.ts';
+import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 
 declare module 'express-session' {
@@ -86,4 +86,14 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
       maxAge: config.SESSION_MAX_AGE_DAYS * 86_400_000,
     },
   });
+}
+
+/**
+ * In production the cookie is Secure only when a request is known to have come over https.
+ * Behind a TLS proxy that is known only from X-Forwarded-Proto, which is ignored while
+ * TRUST_PROXY is 0: the cookie then travels without the Secure flag. Said once at start-up.
+ */
+export function insecureCookieWarning(config: Pick<Config, 'isProduction' | 'TRUST_PROXY'>): string | undefined {
+  if (!config.isProduction || behindProxy(config)) return undefined;
+  return 'TRUST_PROXY is 0 in production: behind a TLS proxy the shop cannot see that requests came over https, so the session cookie is sent without the Secure flag. Set TRUST_PROXY to the number of proxies in front of the shop (usually 1).';
 }

@@ -28,7 +28,7 @@ const BURST = 200;
 let shop: TestShop;
 let server: Listening;
 beforeAll(async () => {
-  shop = await buildTestShop({ seed: false, env: { TRUST_PROXY: 'true' } });
+  shop = await buildTestShop({ seed: false, env: { TRUST_PROXY: '1' } });
   server = await listen(shop.app);
 });
 afterAll(async () => {
