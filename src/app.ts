@@ -68,7 +68,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService({ db, mailer });
+  const contact = createContactService({ db, mailer, limits });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   const cookieWarning = insecureCookieWarning(config);

@@ -34,7 +34,7 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
   });
 
   router.post('/auth/signup', async (req, res) => {
-    const { user, sessionVersion } = await accounts.signup(parse(signupInput, req.body), { client: clientAddress(req), session: req.sessionID });
+    const { user, sessionVersion } = await accounts.signup(parse(signupInput, req.body), clientAddress(req));
     await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     res.status(201).json({ user, csrfToken: csrfToken(req) });
   });

@@ -9,7 +9,6 @@ export function accountLimiters(limits: Limits) {
     resetByClient: limits('reset-client', { points: LOCKOUT.resetClientRequests, windowMs: LOCKOUT.resetClientWindowMs }),
     checkEmailByClient: limits('check-email', { points: LOCKOUT.checkEmailRequests, windowMs: LOCKOUT.checkEmailWindowMs }),
     signupByClient: limits('signup-client', { points: SIGNUP.perClient, windowMs: SIGNUP.windowMs }),
-    signupBySession: limits('signup-session', { points: SIGNUP.perSession, windowMs: SIGNUP.windowMs }),
   };
 }
 

@@ -46,7 +46,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = signupInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
     try {
-      const { user, sessionVersion } = await accounts.signup(input.data, { client: clientAddress(req), session: req.sessionID });
+      const { user, sessionVersion } = await accounts.signup(input.data, clientAddress(req));
       await startUserSession(req, { userId: user.id, sessionVersion }, carts);
       req.session.flash = { ...M.accountCreated, variant: 'success' };
       res.redirect(303, '/dashboard');

@@ -5,6 +5,7 @@ import type { Deferred } from '../../lib/deferred.ts';
 import { User } from '../../models/User.ts';
 import { BadRequest, Conflict, TooManyRequests, Unauthorized } from '../../web/errors.ts';
 import type { Limits } from '../../web/throttle.ts';
+import { greetingName } from '../mail/greeting.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { accountLimiters } from './accounts.limits.ts';
 import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
@@ -75,17 +76,15 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
       return Boolean(await findByEmail(email));
     },
 
-    /** Each sign-up mails an address nobody has verified, so sign-ups are limited per address and per session. */
-    async signup(input: SignupInput, { client, session }: { client: string; session: string }): Promise<SignIn> {
-      if (!(await limiters.signupByClient.reserve(client)).allowed || !(await limiters.signupBySession.reserve(session)).allowed) {
-        throw new TooManyRequests(M.tooManySignups);
-      }
+    /** Each sign-up mails an address nobody has verified, so sign-ups are limited per client address. */
+    async signup(input: SignupInput, client: string): Promise<SignIn> {
+      if (!(await limiters.signupByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManySignups);
       if (await findByEmail(input.email)) throw new Conflict(M.emailTaken);
       const passwordHash = await hashPassword(input.password);
       const user = await db
         .transaction(async (trx) => {
           const created = await User.query(trx).insertAndFetch({ email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName });
-          await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: created.firstName, shopUrl: `${publicUrl}/books` } });
+          await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName), shopUrl: `${publicUrl}/books` } });
           return created;
         })
         .catch(async (err: unknown) => {

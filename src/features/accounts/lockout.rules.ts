@@ -18,9 +18,11 @@ export const LOCKOUT = {
   resetLinkLifetimeMs: 60 * 60_000,
 } as const;
 
-/** Each sign-up mails a welcome to an address nobody has verified yet, so sign-ups are bounded too. */
+/**
+ * Each sign-up mails a welcome to an address nobody has verified yet, so sign-ups from one
+ * client address are bounded too. (Not per session: every sign-up starts a new session.)
+ */
 export const SIGNUP = {
   perClient: 10,
-  perSession: 3,
   windowMs: 60 * 60_000,
 } as const;
