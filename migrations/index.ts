@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import * as initial from './20261121000000_initial.ts';
 import * as checkout from './20261121000100_checkout.ts';
+import * as rateLimits from './20261123000000_rate_limits.ts';
+import * as sessionVersion from './20261123000100_session_version.ts';
 import * as checkoutGuards from './20261123000200_checkout_guards.ts';
 import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
 
@@ -9,6 +11,8 @@ import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
 const migrations: Record<string, Knex.Migration> = {
   '20261121000000_initial': initial,
   '20261121000100_checkout': checkout,
+  '20261123000000_rate_limits': rateLimits,
+  '20261123000100_session_version': sessionVersion,
   '20261123000200_checkout_guards': checkoutGuards,
   '20261123000300_cart_visitor_key': cartVisitorKey,
 };

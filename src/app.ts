@@ -20,7 +20,9 @@ import { isSandbox } from './features/payments/index.ts';
 import type { PaymentProvider } from './features/payments/provider.ts';
 import { ordersApi } from './features/orders/orders.api.ts';
 import { createOrdersService } from './features/orders/orders.service.ts';
-import { createCounter } from './web/throttle.ts';
+import { createLimits, type LimitsOptions } from './web/throttle.ts';
+import { createDeferred, type Deferred } from './lib/deferred.ts';
+import { endStaleSessions } from './features/accounts/session-validity.ts';
 import { cartApi } from './features/cart/cart.api.ts';
 import { cartPages } from './features/cart/cart.pages.ts';
 import { createCartService } from './features/cart/cart.service.ts';
@@ -39,7 +41,7 @@ import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
 import { securityHeaders } from './web/security.ts';
-import { sessionMiddleware, type SessionStore } from './web/session.ts';
+import { insecureCookieWarning, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
 
@@ -51,20 +53,26 @@ export interface AppDeps {
   assets: Assets;
   mailer: Mailer;
   payments: PaymentProvider;
+  throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
+  /** Work done after answering (reset links); tests wait for it. */
+  later?: Deferred;
 }
 
 const BODY_LIMIT = '16kb';
 
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
-export function createApp({ config, db, sessions, log, assets, mailer, payments }: AppDeps): Express {
+export function createApp({ config, db, sessions, log, assets, mailer, payments, throttles, later = createDeferred((err) => log.error({ err }, 'background work failed')) }: AppDeps): Express {
   const app = express();
-  const counter = createCounter({ db, redis: sessions.redis });
+  const limits = createLimits({ ...throttles, db, redis: sessions.redis });
   const catalog = createCatalogService(db);
-  const accounts = createAccountsService({ db, mailer, counter, publicUrl: config.publicUrl });
+  const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService({ db, mailer });
+  const contact = createContactService({ db, mailer, limits });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
+
+  const cookieWarning = insecureCookieWarning(config);
+  if (cookieWarning) log.warn(cookieWarning);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -87,6 +95,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments 
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(sessionMiddleware(config, sessions.store));
+  app.use(endStaleSessions(accounts));
   app.use(rejectCrossSite, csrfProtection);
 
   const api = express.Router();

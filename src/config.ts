@@ -1,7 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+
+/**
+ * How many reverse proxies stand in front of the shop (a hop count), or their addresses.
+ * The client is the address the nearest trusted proxy saw; X-Forwarded-For entries left of
+ * it are whatever the client chose to send, so "trust everything" is never an option.
+ * 'false' is 0; 'true', the old setting, is read as one proxy.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z
+  .string()
+  .trim()
+  .default('0')
+  .transform((value, ctx): number | string[] => {
+    if (value === '' || value === 'false') return 0;
+    if (value === 'true') return 1;
+    if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+    const proxies = value.split(',').map((p) => p.trim());
+    if (proxies.every((p) => PROXY_NAMES.has(p) || isAddressOrRange(p))) return proxies;
+    ctx.addIssue({ code: 'custom', message: 'must be a number of proxies (0-10) or a comma-separated list of proxy addresses' });
+    return z.NEVER;
+  });
+
+function isAddressOrRange(value: string): boolean {
+  const [address = '', bits, extra] = value.split('/');
+  if (extra !== undefined || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+}
 
 // Every setting the shop reads from the environment. .env.example documents each one.
 const schema = z.object({
@@ -17,7 +46,7 @@ const schema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  TRUST_PROXY: trustProxy,
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
@@ -44,6 +73,11 @@ export type Config = Readonly<
 >;
 
 export class ConfigError extends Error {}
+
+/** Whether the shop is told it stands behind a proxy (and so may learn a request came over https). */
+export function behindProxy(config: Pick<Config, 'TRUST_PROXY'>): boolean {
+  return Array.isArray(config.TRUST_PROXY) ? config.TRUST_PROXY.length > 0 : config.TRUST_PROXY > 0;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);

@@ -36,4 +36,22 @@ describe('configuration', () => {
   it('requires a session secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(/SESSION_SECRET/);
   });
+
+  it.each([
+    [undefined, 0],
+    ['false', 0],
+    ['0', 0],
+    ['true', 1],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.1, 10.0.0.0/8,loopback', ['10.0.0.1', '10.0.0.0/8', 'loopback']],
+    ['fd00::/8', ['fd00::/8']],
+  ])('reads TRUST_PROXY=%s as %o (a hop count or proxy addresses, never "trust everything")', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['yes', '-1', '11', 'proxy.example.com', '10.0.0.1/33', '10.0.0.1,'])('refuses TRUST_PROXY=%s with a message naming it', (value) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be a number of proxies/);
+  });
 });

@@ -15,5 +15,7 @@ export class User extends BaseModel {
   temporaryPasswordSentAt!: Date | string | null;
   resetLinkSentAt!: Date | string | null;
   paymentCustomerId!: string | null;
+  /** Raised when the password changes or the account is secured: older sessions end. */
+  sessionVersion!: number;
   createdAt!: Date | string;
 }

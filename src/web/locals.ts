@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AccountsService } from '../features/accounts/accounts.service.ts';
+import type { AccountsService, SessionUser } from '../features/accounts/accounts.service.ts';
 import type { CartService } from '../features/cart/cart.service.ts';
 import { cartBadgeText } from '../features/cart/badge.ts';
 import { csrfToken } from './csrf.ts';
@@ -12,7 +12,7 @@ const LOGGED_OUT = ACCOUNT_MESSAGES.loggedOut;
 export function pageLocals(deps: { accounts: AccountsService; carts: CartService }): RequestHandler {
   return async (req, res, next) => {
     const session = req.session;
-    const user = session.userId ? await deps.accounts.findSessionUser(session.userId) : undefined;
+    const user = session.userId ? ((res.locals.sessionUser as SessionUser | undefined) ?? (await deps.accounts.findSessionUser(session.userId))) : undefined;
     const cartCount = await deps.carts.countItems({ userId: user?.id, cartId: session.cartId });
     res.locals.user = user ?? null;
     res.locals.cartCount = cartCount;

@@ -3,7 +3,7 @@ import { RedisStore } from 'connect-redis';
 import { ConnectSessionKnexStore } from 'connect-session-knex';
 import { createClient } from 'redis';
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.ts';
+import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
 
@@ -12,6 +12,8 @@ declare module 'express-session' {
     /** Opaque id the islands may see; never the cookie's value. */
     publicId: string;
     userId: number;
+    /** The account's session version at sign-in (see endStaleSessions). */
+    sessionVersion: number;
     cartId: number;
     flash: { title: string; text: string; variant: 'success' | 'error' };
   }
@@ -91,7 +93,9 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
     // Browsing creates no session: one is stored only once something is put in it.
     saveUninitialized: false,
     rolling: false,
-    proxy: config.TRUST_PROXY,
+    // Unset: whether a request came over https is Express's req.secure, which trusts
+    // X-Forwarded-Proto only from the configured proxy hops (TRUST_PROXY).
+    proxy: undefined,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
@@ -99,4 +103,14 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
       maxAge: config.SESSION_MAX_AGE_DAYS * 86_400_000,
     },
   });
+}
+
+/**
+ * In production the cookie is Secure only when a request is known to have come over https.
+ * Behind a TLS proxy that is known only from X-Forwarded-Proto, which is ignored while
+ * TRUST_PROXY is 0: the cookie then travels without the Secure flag. Said once at start-up.
+ */
+export function insecureCookieWarning(config: Pick<Config, 'isProduction' | 'TRUST_PROXY'>): string | undefined {
+  if (!config.isProduction || behindProxy(config)) return undefined;
+  return 'TRUST_PROXY is 0 in production: behind a TLS proxy the shop cannot see that requests came over https, so the session cookie is sent without the Secure flag. Set TRUST_PROXY to the number of proxies in front of the shop (usually 1).';
 }

@@ -1,60 +1,91 @@
-import type { Db } from '../db.ts';
+import { createHash } from 'node:crypto';
+import { RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { isMySql, type Db } from '../db.ts';
 import type { RedisClient } from './session.ts';
-import { withStoredKeys } from './throttle-keys.ts';
 
 /**
- * Fixed-window hit counters shared by every app process: in Redis when it is configured,
- * otherwise in the database's throttles table. Nothing is kept in process memory.
+ * Limits shared by every app process, in Redis when it is configured, otherwise in the
+ * database's rate_limits table. An attempt is reserved atomically before the work it guards
+ * (a password hash, a mail), so a burst of parallel requests cannot slip past a check that
+ * has not been counted yet.
  */
-export interface Counter {
-  /** Counts one hit and returns the hits in the current window. */
-  hit(key: string, windowMs: number): Promise<number>;
-  /** Hits in the current window, without counting one. */
-  peek(key: string): Promise<number>;
-  reset(key: string): Promise<void>;
+export interface Limit {
+  /** Attempts allowed per window. */
+  points: number;
+  windowMs: number;
 }
 
-export function createCounter({ db, redis, prefix = 'shop:throttle:' }: { db: Db; redis?: RedisClient | undefined; prefix?: string }): Counter {
-  return withStoredKeys(redis ? redisCounter(redis, prefix) : sqlCounter(db, prefix));
+export interface Reservation {
+  allowed: boolean;
+  /** Attempts reserved in the current window, this one included. */
+  used: number;
 }
 
-function redisCounter(redis: RedisClient, prefix: string): Counter {
+export interface Limiter {
+  reserve(key: string): Promise<Reservation>;
+  /** Gives one reserved attempt back (it turned out not to count, e.g. a successful sign-in). */
+  giveBack(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
+}
+
+export type Limits = (name: string, limit: Limit) => Limiter;
+
+export const SQL_TABLE = 'rate_limits';
+
+export interface LimitsOptions {
+  db: Db;
+  redis?: RedisClient | undefined;
+  /** Where the counters live in Redis; tests give each shop its own. */
+  prefix?: string | undefined;
+  /** Limits replaced by name (tests that sign up many parents from one address). */
+  overrides?: Readonly<Record<string, Limit>> | undefined;
+}
+
+export function createLimits({ db, redis, prefix = 'shop:throttle:', overrides = {} }: LimitsOptions): Limits {
+  let sweeping = false;
+  return (name, limit) => {
+    const { points, windowMs } = overrides[name] ?? limit;
+    const options = { keyPrefix: `${prefix}${name}`, points, duration: Math.ceil(windowMs / 1000) };
+    // One limiter per process is enough to sweep expired rows from the shared table.
+    const sweep = !sweeping;
+    sweeping = true;
+    const limiter: RateLimiterAbstract = redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, useRedisPackage: true })
+      : isMySql(db)
+        ? new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName: databaseName(db), tableName: SQL_TABLE, tableCreated: true, clearExpiredByTimeout: sweep })
+        : new RateLimiterSQLite({ ...options, storeClient: db, storeType: 'knex', tableName: SQL_TABLE, tableCreated: true, clearExpiredByTimeout: sweep });
+    return wrap(limiter, points);
+  };
+}
+
+function wrap(limiter: RateLimiterAbstract, points: number): Limiter {
   return {
-    async hit(key, windowMs) {
-      const [hits] = await redis.multi().incr(prefix + key).pExpire(prefix + key, windowMs, 'NX').exec();
-      return Number(hits);
+    async reserve(key) {
+      try {
+        const res = await limiter.consume(storeKey(key));
+        return { allowed: true, used: res.consumedPoints };
+      } catch (err) {
+        // The library rejects with a result when the limit is spent, and with an Error when the store fails.
+        if (err instanceof RateLimiterRes) return { allowed: false, used: Math.max(err.consumedPoints, points + 1) };
+        throw err;
+      }
     },
-    async peek(key) {
-      return Number((await redis.get(prefix + key)) ?? 0);
+    async giveBack(key) {
+      await limiter.reward(storeKey(key), 1);
     },
-    async reset(key) {
-      await redis.del(prefix + key);
+    async clear(key) {
+      await limiter.delete(storeKey(key));
     },
   };
 }
 
-function sqlCounter(db: Db, prefix: string): Counter {
-  return {
-    hit: (key, windowMs) =>
-      db.transaction(async (trx) => {
-        const now = Date.now();
-        const row = await trx('throttles').where({ key: prefix + key }).forUpdate().first();
-        if (!row || Number(row.windowEndsAt) <= now) {
-          await trx('throttles')
-            .insert({ key: prefix + key, hits: 1, windowEndsAt: now + windowMs })
-            .onConflict('key')
-            .merge();
-          return 1;
-        }
-        await trx('throttles').where({ key: prefix + key }).increment('hits', 1);
-        return Number(row.hits) + 1;
-      }),
-    async peek(key) {
-      const row = await db('throttles').where({ key: prefix + key }).first();
-      return row && Number(row.windowEndsAt) > Date.now() ? Number(row.hits) : 0;
-    },
-    async reset(key) {
-      await db('throttles').where({ key: prefix + key }).delete();
-    },
-  };
+// Keys carry emails and addresses of any length: hashed, they stay short and out of plain sight.
+function storeKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
+}
+
+function databaseName(db: Db): string {
+  const connection = db.client.config.connection as { database?: string };
+  if (!connection.database) throw new Error('DATABASE_URL names no database');
+  return connection.database;
 }

@@ -8,6 +8,8 @@ import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
 import { createLogger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
+import type { Limit } from '../../src/web/throttle.ts';
+import { createDeferred, type Deferred } from '../../src/lib/deferred.ts';
 import { seedCatalogue } from '../../seeds/books.ts';
 import { createMailer, type Mailer } from '../../src/features/mail/mailer.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -18,6 +20,8 @@ export interface TestShop {
   config: Config;
   sessions: SessionStore;
   mailer: Mailer;
+  /** Work the shop does after answering; flushMail waits for it. */
+  later: Deferred;
   database: TestDatabase;
   /** A supertest agent that keeps cookies, like one browser. */
   browser(): supertest.Agent;
@@ -32,10 +36,15 @@ export interface TestShopOptions {
   sessionPrefix?: string;
   /** Extra settings, e.g. SMTP_URL pointing at a test SMTP server. */
   env?: Record<string, string>;
+  /** Limits replaced by name; by default sign-ups are unlimited, as most tests sign parents up from one address. */
+  limits?: Record<string, Limit>;
 }
 
+const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
+export const TEST_LIMITS: Record<string, Limit> = { 'signup-client': GENEROUS, 'contact-client': GENEROUS, 'contact-session': GENEROUS };
+
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix, env = {} }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -55,7 +64,10 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().
   const mailer = createMailer({ db, config, log });
   const payments = createPaymentProvider({ config, db });
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
+  const later = createDeferred((err) => {
+    throw err;
+  });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments, later, throttles: { prefix: `${prefix}throttle:`, overrides: limits } });
 
   const shop: TestShop = {
     app,
@@ -63,12 +75,13 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     config,
     sessions,
     mailer,
+    later,
     database: data,
     browser: () => supertest.agent(app),
     restart: async () => {
       await sessions.close();
       await db.destroy();
-      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env });
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits });
     },
     close: async () => {
       await mailer.stop();
@@ -96,6 +109,7 @@ export function formToken(html: string): string {
 /** Delivers every queued message, waiting for any delivery a kick() already started. */
 export async function flushMail(shop: TestShop, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  await shop.later.settled();
   for (;;) {
     await shop.mailer.deliverDue();
     const row = (await shop.db('outbox').whereNull('sentAt').count({ n: '*' }).first()) as { n: number | string };

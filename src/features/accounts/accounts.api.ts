@@ -28,14 +28,14 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
 
   router.post('/auth/login', async (req, res) => {
     const input = parse(loginInput, req.body);
-    const { user, mustChangePassword } = await accounts.signIn({ ...input, client: clientAddress(req) });
-    await startUserSession(req, user.id, carts);
+    const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input, client: clientAddress(req) });
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : '/dashboard', csrfToken: csrfToken(req) });
   });
 
   router.post('/auth/signup', async (req, res) => {
-    const user = await accounts.signup(parse(signupInput, req.body));
-    await startUserSession(req, user.id, carts);
+    const { user, sessionVersion } = await accounts.signup(parse(signupInput, req.body), clientAddress(req));
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     res.status(201).json({ user, csrfToken: csrfToken(req) });
   });
 
@@ -50,7 +50,7 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
   });
 
   router.put('/auth/password', requireUser, async (req, res) => {
-    await accounts.changePassword(req.session.userId!, parse(passwordChangeInput, req.body));
+    req.session.sessionVersion = await accounts.changePassword(req.session.userId!, parse(passwordChangeInput, req.body));
     res.json({ message: M.passwordChanged.title });
   });
 

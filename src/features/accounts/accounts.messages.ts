@@ -32,6 +32,7 @@ export const ACCOUNT_MESSAGES = {
   resetLinkInvalid: 'This reset link has expired or was already used. Please ask for a new one.',
   temporaryExpired: 'Your temporary password has expired. Please use "Forgot password?" to get a reset link.',
   tooManyAttempts: 'Too many attempts from your network. Please wait a few minutes and try again.',
+  tooManySignups: 'Too many new accounts from your network. Please wait an hour and try again.',
 } as const;
 
 /** The login error's marker: the caller should go to the failed-login screen (spec section 8). */

@@ -30,8 +30,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = loginInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
     try {
-      const { user, mustChangePassword } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
-      await startUserSession(req, user.id, carts);
+      const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
+      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
       req.session.flash = { ...M.welcomeBack, variant: 'success' };
       res.redirect(303, mustChangePassword ? '/change-password' : '/dashboard');
     } catch (err) {
@@ -46,8 +46,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = signupInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
     try {
-      const user = await accounts.signup(input.data);
-      await startUserSession(req, user.id, carts);
+      const { user, sessionVersion } = await accounts.signup(input.data, clientAddress(req));
+      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
       req.session.flash = { ...M.accountCreated, variant: 'success' };
       res.redirect(303, '/dashboard');
     } catch (err) {
@@ -84,8 +84,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
     try {
-      const user = await accounts.resetWithLink(req.params.token, input.data.newPassword);
-      await startUserSession(req, user.id, carts);
+      const { user, sessionVersion } = await accounts.resetWithLink(req.params.token, input.data.newPassword);
+      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
       req.session.flash = { ...M.passwordChanged, variant: 'success' };
       res.redirect(303, '/dashboard');
     } catch (err) {
@@ -106,7 +106,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
     try {
-      await accounts.changePassword(req.session.userId, input.data);
+      req.session.sessionVersion = await accounts.changePassword(req.session.userId, input.data);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err;
       return render(err.status, err.message);

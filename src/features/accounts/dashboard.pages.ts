@@ -36,7 +36,7 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
     const failed = (status: number, text: string) => renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
     if (!input.success) return failed(400, input.error.issues[0]!.message);
     try {
-      await accounts.changePassword(req.session.userId!, input.data);
+      req.session.sessionVersion = await accounts.changePassword(req.session.userId!, input.data);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err;
       return failed(err.status, err.message);

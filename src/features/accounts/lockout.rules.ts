@@ -1,5 +1,3 @@
-import { toDate } from '../../lib/dates.ts';
-
 // How sign-in failures, temporary passwords and reset links are bounded (DESIGN.md, "Lockout").
 export const LOCKOUT = {
   /** Consecutive failures on one account within the window that secure it. */
@@ -20,8 +18,11 @@ export const LOCKOUT = {
   resetLinkLifetimeMs: 60 * 60_000,
 } as const;
 
-/** Whether another security email may go to an account whose last one was sent at `lastSentAt`. */
-export function mayMailAgain(lastSentAt: Date | string | number | null | undefined, now: Date): boolean {
-  if (lastSentAt === null || lastSentAt === undefined) return true;
-  return now.getTime() - toDate(lastSentAt).getTime() >= LOCKOUT.mailIntervalMs;
-}
+/**
+ * Each sign-up mails a welcome to an address nobody has verified yet, so sign-ups from one
+ * client address are bounded too. (Not per session: every sign-up starts a new session.)
+ */
+export const SIGNUP = {
+  perClient: 10,
+  windowMs: 60 * 60_000,
+} as const;

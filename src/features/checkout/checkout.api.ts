@@ -39,8 +39,8 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     const account = parse(signupInput, req.body);
     parse(shippingInfo, req.body?.shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
-    const user = await accounts.signup(account);
-    await startUserSession(req, user.id, carts);
+    const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     const stripeCustomerId = await checkout.customerFor(user.id);
     res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
   });

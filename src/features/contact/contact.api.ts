@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { clientAddress } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
 import { contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
@@ -8,7 +9,7 @@ export function contactApi(contact: ContactService): Router {
   const router = Router();
 
   router.post('/contact', async (req, res) => {
-    const saved = await contact.saveMessage(parse(contactMessage, req.body));
+    const saved = await contact.saveMessage(parse(contactMessage, req.body), { client: clientAddress(req), session: req.sessionID });
     res.status(201).json({ id: saved.id, message: 'Message Sent Successfully!' });
   });
 

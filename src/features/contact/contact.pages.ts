@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { clientAddress } from '../../web/auth.ts';
+import { HttpError } from '../../web/errors.ts';
 import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
 
@@ -23,7 +25,13 @@ export function contactPages(contact: ContactService): Router {
       });
       return;
     }
-    await contact.saveMessage(parsed.data);
+    try {
+      await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      res.status(err.status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
+      return;
+    }
     req.session.flash = {
       title: 'Message Sent Successfully!',
       text: 'Thank you for reaching out. We typically reply within 24 hours.',

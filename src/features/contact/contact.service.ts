@@ -1,15 +1,28 @@
 import type { Db } from '../../db.ts';
 import { ContactMessage } from '../../models/ContactMessage.ts';
+import { TooManyRequests } from '../../web/errors.ts';
+import type { Limits } from '../../web/throttle.ts';
+import { greetingName } from '../mail/greeting.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { ContactInput } from './contact.schemas.ts';
+import { CONTACT_LIMITS, CONTACT_MESSAGES, type ContactInput } from './contact.schemas.ts';
 
-export function createContactService({ db, mailer }: { db: Db; mailer: Mailer }) {
+export function createContactService({ db, mailer, limits }: { db: Db; mailer: Mailer; limits: Limits }) {
+  const byClient = limits('contact-client', { points: CONTACT_LIMITS.perClient, windowMs: CONTACT_LIMITS.windowMs });
+  const bySession = limits('contact-session', { points: CONTACT_LIMITS.perSession, windowMs: CONTACT_LIMITS.windowMs });
+
   return {
-    /** Keeps the message and tells the parent it arrived (the reply comes within 24 hours). */
-    async saveMessage(input: ContactInput): Promise<{ id: number }> {
+    /**
+     * Keeps the message and tells the parent it arrived (the reply comes within 24 hours).
+     * The acknowledgement goes to an address nobody has verified, so sends are limited per
+     * client address and per session, and it repeats nothing the sender wrote but a plain name.
+     */
+    async saveMessage(input: ContactInput, { client, session }: { client: string; session: string }): Promise<{ id: number }> {
+      if (!(await byClient.reserve(client)).allowed || !(await bySession.reserve(session)).allowed) {
+        throw new TooManyRequests(CONTACT_MESSAGES.tooMany.text);
+      }
       const saved = await db.transaction(async (trx) => {
         const message = await ContactMessage.query(trx).insert({ ...input, currentMember: input.currentMember === 'yes', createdAt: new Date() });
-        await mailer.enqueue(trx, { to: input.email, template: 'contact-received', data: { firstName: input.firstName, subject: input.subject } });
+        await mailer.enqueue(trx, { to: input.email, template: 'contact-received', data: { firstName: greetingName(input.firstName) } });
         return message;
       });
       mailer.kick();

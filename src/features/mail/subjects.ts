@@ -32,5 +32,5 @@ export const requiredData: { readonly [T in MailTemplate]: readonly string[] } =
     'orderUrl',
   ],
   'order-refunded': ['firstName', 'orderId', 'total', 'reason'],
-  'contact-received': ['firstName', 'subject'],
+  'contact-received': ['firstName'],
 };

@@ -7,7 +7,7 @@ let shop: TestShop;
 let smtp: SmtpSink;
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  shop = await buildTestShop({ env: { SMTP_URL: smtp.url, TRUST_PROXY: 'true' } });
+  shop = await buildTestShop({ env: { SMTP_URL: smtp.url, TRUST_PROXY: '1' } });
 });
 afterAll(async () => {
   await shop.close();

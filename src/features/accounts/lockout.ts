@@ -1,0 +1,99 @@
+import { raw } from 'objection';
+import type { Db } from '../../db.ts';
+import { toDate } from '../../lib/dates.ts';
+import { AccountToken } from '../../models/AccountToken.ts';
+import { User } from '../../models/User.ts';
+import { HttpError, TooManyRequests, Unauthorized } from '../../web/errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { AccountLimiters } from './accounts.limits.ts';
+import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL } from './accounts.messages.ts';
+import { LOCKOUT } from './lockout.rules.ts';
+import { NO_PASSWORD, secretHash, temporaryPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+
+export interface VerifiedUser {
+  user: User;
+  /** A temporary password was used: a new one must be chosen before anything else. */
+  mustChangePassword: boolean;
+}
+
+/**
+ * Sign-in checks under the lockout rules (DESIGN.md). Every attempt is reserved against the
+ * client's and the account's allowance before the password hash runs, so no burst of parallel
+ * guesses gets more than the allowance checked.
+ */
+export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mailer: Mailer; limiters: AccountLimiters; publicUrl: string }) {
+  const loginFailed = () => new Unauthorized(M.loginFailed.text);
+  const accountSecured = () => new HttpError(401, FAILED_LOGIN_MARKER, { redirectUrl: FAILED_LOGIN_URL });
+
+  /**
+   * Replaces the password with a temporary one, mailed; ends every session of the account.
+   * The conditional update lets one caller per 30 minutes win, however many race here.
+   */
+  async function secureAccount(user: User): Promise<void> {
+    const now = new Date();
+    const secret = temporaryPassword();
+    const claimed = await db.transaction(async (trx) => {
+      const won = await User.query(trx)
+        .findById(user.id)
+        .patch({ passwordHash: NO_PASSWORD, mustChangePassword: false, temporaryPasswordSentAt: now, sessionVersion: raw('session_version + 1') })
+        .where((q) => q.whereNull('temporaryPasswordSentAt').orWhere('temporaryPasswordSentAt', '<=', new Date(now.getTime() - LOCKOUT.mailIntervalMs)));
+      if (!won) return false;
+      await AccountToken.query(trx).delete().where({ userId: user.id, purpose: 'temporary-password' });
+      await AccountToken.query(trx).insert({
+        userId: user.id,
+        purpose: 'temporary-password',
+        tokenHash: secretHash(secret),
+        expiresAt: new Date(now.getTime() + LOCKOUT.temporaryPasswordLifetimeMs),
+      });
+      await mailer.enqueue(trx, {
+        to: user.email,
+        template: 'temporary-password',
+        data: { firstName: user.firstName, temporaryPassword: secret, loginUrl: `${publicUrl}/login`, expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000 },
+      });
+      return true;
+    });
+    if (claimed) mailer.kick();
+  }
+
+  /**
+   * A temporary password works once, before it expires. It is a random secret looked up by
+   * its SHA-256 (no slow hash), the same query whether or not the account exists.
+   */
+  async function useTemporaryPassword(user: User | undefined, password: string): Promise<boolean> {
+    const token = await AccountToken.query(db).findOne({ purpose: 'temporary-password', tokenHash: secretHash(password) });
+    if (!user || !token || token.userId !== user.id || token.usedAt) return false;
+    if (toDate(token.expiresAt) <= new Date()) throw new Unauthorized(M.temporaryExpired);
+    return db.transaction(async (trx) => {
+      const marked = await AccountToken.query(trx).patch({ usedAt: new Date() }).where({ id: token.id }).whereNull('usedAt');
+      if (marked === 1) await User.query(trx).findById(user.id).patch({ mustChangePassword: true });
+      return marked === 1;
+    });
+  }
+
+  return {
+    async signIn({ email, password, client, findByEmail }: { email: string; password: string; client: string; findByEmail: (email: string) => Promise<User | undefined> }): Promise<VerifiedUser> {
+      const accountKey = email.toLowerCase();
+      if (!(await limiters.loginByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManyAttempts);
+      const account = await limiters.loginByAccount.reserve(accountKey);
+      const user = await findByEmail(email);
+      const succeeded = async (mustChangePassword: boolean): Promise<VerifiedUser> => {
+        // A success ends the run of failures and does not count against the address.
+        await Promise.all([limiters.loginByAccount.clear(accountKey), limiters.loginByClient.giveBack(client)]);
+        return { user: user!, mustChangePassword };
+      };
+
+      if (!account.allowed) {
+        // The account's guesses are spent: only the temporary password mailed to its owner opens it.
+        if (await useTemporaryPassword(user, password)) return succeeded(true);
+        throw accountSecured();
+      }
+      if (user && (await verifyPassword(user.passwordHash, password))) return succeeded(Boolean(user.mustChangePassword));
+      if (!user) await verifyAgainstDummy(password);
+      if (await useTemporaryPassword(user, password)) return succeeded(true);
+
+      if (account.used < LOCKOUT.accountFailures) throw loginFailed();
+      if (user) await secureAccount(user);
+      throw accountSecured();
+    },
+  };
+}
