@@ -88,6 +88,7 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
       return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits });
     },
     close: async () => {
+      await later.settled();
       await mailer.stop();
       await sessions.close();
       await db.destroy();
