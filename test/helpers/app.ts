@@ -38,13 +38,15 @@ export interface TestShopOptions {
   env?: Record<string, string>;
   /** Limits replaced by name; by default sign-ups are unlimited, as most tests sign parents up from one address. */
   limits?: Record<string, Limit>;
+  /** Runs the work the shop does after answering; by default at once, in the background. */
+  later?: Deferred;
 }
 
 const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
 export const TEST_LIMITS: Record<string, Limit> = { 'signup-client': GENEROUS, 'contact-client': GENEROUS, 'contact-session': GENEROUS };
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS, later: givenLater }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -64,9 +66,11 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().
   const mailer = createMailer({ db, config, log });
   const payments = createPaymentProvider({ config, db });
-  const later = createDeferred((err) => {
-    throw err;
-  });
+  const later =
+    givenLater ??
+    createDeferred((err) => {
+      throw err;
+    });
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments, later, throttles: { prefix: `${prefix}throttle:`, overrides: limits } });
 
   const shop: TestShop = {
@@ -84,6 +88,7 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
       return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits });
     },
     close: async () => {
+      await later.settled();
       await mailer.stop();
       await sessions.close();
       await db.destroy();

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiBrowser } from '../helpers/accounts.ts';
 import { buildTestShop, type TestShop } from '../helpers/app.ts';
+import { pino } from 'pino';
+import { createApp } from '../../src/app.ts';
+import { createPaymentProvider } from '../../src/features/payments/index.ts';
+import { loadAssets } from '../../src/web/assets.ts';
 import { insecureCookieWarning } from '../../src/web/session.ts';
 
 const CHECK_EMAIL_LIMIT = 60;
@@ -93,5 +97,11 @@ describe('the session cookie in production', () => {
     expect(insecureCookieWarning(shop.config)).toMatch(/TRUST_PROXY is 0 in production/);
     expect(insecureCookieWarning({ ...shop.config, TRUST_PROXY: 1 })).toBeUndefined();
     expect(insecureCookieWarning({ ...shop.config, isProduction: false })).toBeUndefined();
+
+    // Building the app (start-up) logs it as a warning.
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    createApp({ config: shop.config, db: shop.db, sessions: shop.sessions, log, assets: loadAssets(), mailer: shop.mailer, payments: createPaymentProvider({ config: shop.config, db: shop.db }) });
+    expect(lines.map((l) => JSON.parse(l) as { level: number; msg: string })).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringContaining('TRUST_PROXY is 0 in production') }));
   });
 });

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiBrowser, newParent } from '../../helpers/accounts.ts';
+import { TEST_LIMITS, buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { listen, openSession, postJson, type Listening } from '../../helpers/burst.ts';
+
+// The account's run of failures is counted in a window (15 minutes in the shop; two seconds
+// here), but a temporary password is mailed at most once per 30 minutes whatever the window:
+// a second lockout soon after the first must not mail another (which would kill the first).
+const WINDOW_MS = 2000;
+
+let shop: TestShop;
+let server: Listening;
+beforeAll(async () => {
+  shop = await buildTestShop({ seed: false, env: { TRUST_PROXY: '1' }, limits: { ...TEST_LIMITS, 'login-account': { points: 5, windowMs: WINDOW_MS } } });
+  server = await listen(shop.app);
+});
+afterAll(async () => {
+  await server.close();
+  await shop.close();
+});
+
+let address = 0;
+const freshAddress = () => `100.96.${address >> 8}.${++address & 255}`;
+
+describe('a second lockout within 30 minutes', () => {
+  it('mails no second temporary password, even when its failures arrive all at once', async () => {
+    const parent = newParent();
+    expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
+    const session = await openSession(server.url);
+    const guess = (i: number) => postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, { 'x-forwarded-for': freshAddress() });
+
+    // Five failures at once, well inside one window however slow the hashing is.
+    await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));
+    const first = await shop.db('accountTokens').where({ purpose: 'temporary-password' });
+    expect(first).toHaveLength(1);
+
+    // Let the window pass, then a second round of failures, all in parallel.
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 200));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(100 + i)));
+    expect(answers.filter((a) => a.status >= 500)).toHaveLength(0);
+
+    const mails = await shop.db('outbox').where({ toAddress: parent.email, subject: 'Your temporary password' });
+    expect(mails).toHaveLength(1);
+    // The first temporary password is still the live one.
+    expect(await shop.db('accountTokens').where({ purpose: 'temporary-password' })).toEqual(first);
+  });
+});
