@@ -5,7 +5,7 @@ import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
 import { seedCatalogue } from '../../seeds/books.ts';
@@ -32,10 +32,12 @@ export interface TestShopOptions {
   sessionPrefix?: string;
   /** Extra settings, e.g. SMTP_URL pointing at a test SMTP server. */
   env?: Record<string, string>;
+  /** Where the shop logs; silent by default. */
+  log?: Logger;
 }
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix, env = {} }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, log = createLogger('silent') }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -46,7 +48,6 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const log = createLogger('silent');
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
   if (seed) await seedCatalogue(db);
@@ -68,7 +69,7 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     restart: async () => {
       await sessions.close();
       await db.destroy();
-      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env });
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, log });
     },
     close: async () => {
       await mailer.stop();
