@@ -4,7 +4,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
-import type { Logger } from './log.ts';
+import { errorSerializer, redactUrl, type Logger } from './log.ts';
 import { accountsApi } from './features/accounts/accounts.api.ts';
 import { accountsPages } from './features/accounts/accounts.pages.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
@@ -141,7 +141,8 @@ function requestLog(log: Logger): RequestHandler {
     genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
     autoLogging: { ignore: (req) => req.url === '/healthz' },
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      err: errorSerializer,
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });

@@ -50,9 +50,10 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     await closeServer();
     await stopSweep();
-    await mailer.stop();
-    await sessions.close();
-    await db.destroy();
+    // Redis or the database may be the reason for the restart: a failed close is logged, not fatal.
+    for (const [name, close] of [['mail', () => mailer.stop()], ['sessions', () => sessions.close()], ['database', () => db.destroy()]] as const) {
+      await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
+    }
     clearTimeout(timer);
     log.info('stopped');
     process.exit(0);

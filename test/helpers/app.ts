@@ -5,7 +5,7 @@ import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
 import type { Limit } from '../../src/web/throttle.ts';
@@ -40,13 +40,15 @@ export interface TestShopOptions {
   limits?: Record<string, Limit>;
   /** Runs the work the shop does after answering; by default at once, in the background. */
   later?: Deferred;
+  /** Where the shop logs; silent by default. */
+  log?: Logger;
 }
 
 const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
 export const TEST_LIMITS: Record<string, Limit> = { 'signup-client': GENEROUS, 'contact-client': GENEROUS, 'contact-session': GENEROUS };
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS, later: givenLater }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS, later: givenLater, log = createLogger('silent') }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -57,7 +59,6 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const log = createLogger('silent');
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
   if (seed) await seedCatalogue(db);
@@ -85,7 +86,7 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     restart: async () => {
       await sessions.close();
       await db.destroy();
-      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits });
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits, log });
     },
     close: async () => {
       await later.settled();

@@ -57,7 +57,3 @@ export function unavailableAnswers(answers: Answer[]) {
     body: a.path.startsWith('/api/') ? typeof a.message === 'string' && a.contentType.includes('json') : a.contentType.includes('html') && /try again/i.test(a.text),
   }));
 }
-
-export function slowest(answers: Answer[]): number {
-  return Math.max(0, ...answers.map((a) => a.ms));
-}

@@ -4,6 +4,7 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentedStartCommand, startProductionServer, type ProductionServer } from '../helpers/production-server.ts';
+import { redisServer } from '../helpers/service-process.ts';
 
 interface Answer {
   status: number;
@@ -68,5 +69,17 @@ describe('graceful shutdown of the production process', () => {
     }
     expect(await shop.exited).toEqual({ code: 0, signal: null });
     agent.destroy();
+  });
+
+  it('still exits 0 when Redis is already gone (an outage is often why it is restarted)', async () => {
+    const redis = await redisServer();
+    try {
+      shop = await startProductionServer({ REDIS_URL: redis.url });
+      await redis.stop();
+      shop.terminateGroup();
+      expect(await shop.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await redis.remove();
+    }
   });
 });
