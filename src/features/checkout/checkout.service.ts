@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.ts';
-import type { Logger } from '../../log.ts';
 import { toDate } from '../../lib/dates.ts';
 import { toCents, toDecimal } from '../../lib/money.ts';
 import { Checkout, UNSETTLED_STATUSES, type CheckoutLine } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
 import { Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
-import type { CartService } from '../cart/cart.service.ts';
-import type { Mailer } from '../mail/mailer.ts';
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
-import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
+import type { PaymentEvent } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
 import { quoteCart } from './quote.ts';
 import { HOLD_MINUTES, releaseHolds, SoldOut, takeHolds } from './stock-holds.ts';
-import { createOrderCompletion } from './order-completion.ts';
+import { createOrderCompletion, type CompletionDeps } from './order-completion.ts';
 
 /** Copies of one title, and in all, that one order may take. */
 export const MAX_COPIES_PER_TITLE = 50;
@@ -45,14 +42,8 @@ export interface PaymentStart {
   amount: number;
 }
 
-export interface CheckoutDeps {
-  db: Db;
-  carts: CartService;
-  payments: PaymentProvider;
-  mailer: Mailer;
-  log: Logger;
-  publicUrl: string;
-}
+/** The checkout needs what completing an order needs, and nothing more. */
+export type CheckoutDeps = CompletionDeps;
 
 export function createCheckoutService({ db, carts, payments, mailer, log, publicUrl }: CheckoutDeps) {
   const completion = createOrderCompletion({ db, carts, payments, mailer, log, publicUrl });
