@@ -5,6 +5,7 @@ import * as rateLimits from './20261123000000_rate_limits.ts';
 import * as sessionVersion from './20261123000100_session_version.ts';
 import * as checkoutGuards from './20261123000200_checkout_guards.ts';
 import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
+import * as operatorSide from './20261123000400_operator_side.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000100_session_version': sessionVersion,
   '20261123000200_checkout_guards': checkoutGuards,
   '20261123000300_cart_visitor_key': cartVisitorKey,
+  '20261123000400_operator_side': operatorSide,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -44,6 +44,9 @@ import { securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
+import { adminPages } from './features/admin/admin.pages.ts';
+import { createTwoFactor } from './features/admin/two-factor.ts';
+import { twoFactorPages } from './features/admin/two-factor.pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +72,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const orders = createOrdersService(db);
   const carts = createCartService(db);
   const contact = createContactService({ db, mailer, limits });
+  const twoFactor = createTwoFactor({ db, limits });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   const cookieWarning = insecureCookieWarning(config);
@@ -120,6 +124,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(catalogPages(catalog, log));
   app.use(cartPages(carts));
   app.use(contactPages(contact));
+  app.use(twoFactorPages(twoFactor, accounts));
+  app.use(adminPages());
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);

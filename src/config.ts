@@ -49,6 +49,8 @@ const schema = z.object({
   TRUST_PROXY: trustProxy,
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
+  /** Where the shop is told about a new paid order or contact message; unset, nobody is. */
+  SHOP_NOTIFY_EMAIL: z.email().optional(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_test_... or pk_live_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must start with whsec_').optional(),

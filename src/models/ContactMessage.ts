@@ -11,4 +11,6 @@ export class ContactMessage extends BaseModel {
   subject!: string;
   description!: string;
   createdAt!: Date | string;
+  /** When an operator read it in the inbox; null while unread. */
+  readAt!: Date | string | null;
 }

@@ -19,6 +19,12 @@ export class Order extends BaseModel {
   zipCode!: string;
   trackingNumber!: string | null;
   estimatedDelivery!: Date | string | null;
+  carrier!: string | null;
+  shippedAt!: Date | string | null;
+  deliveredAt!: Date | string | null;
+  canceledAt!: Date | string | null;
+  /** What has been given back so far; never more than totalAmount. */
+  refundedAmount!: string | number;
   createdAt!: Date | string;
   items?: OrderItem[];
 

@@ -17,5 +17,10 @@ export class User extends BaseModel {
   paymentCustomerId!: string | null;
   /** Raised when the password changes or the account is secured: older sessions end. */
   sessionVersion!: number;
+  /** An operator's TOTP secret (base32); null until enrolled. */
+  totpSecret!: string | null;
+  totpEnrolledAt!: Date | string | null;
+  /** The last TOTP time step accepted: a code works once. */
+  totpLastStep!: number | string | null;
   createdAt!: Date | string;
 }

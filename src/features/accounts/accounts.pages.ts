@@ -7,6 +7,7 @@ import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSW
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
+import { TWO_FACTOR_PATH } from '../admin/operator-access.ts';
 
 // GET  /login                       Sign In and Create Account tabs
 // POST /login, /signup              the two forms
@@ -30,10 +31,10 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = loginInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
     try {
-      const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
+      const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
       await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-      req.session.flash = { ...M.welcomeBack, variant: 'success' };
-      res.redirect(303, mustChangePassword ? '/change-password' : '/dashboard');
+      if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
+      res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : '/dashboard');
     } catch (err) {
       if (err instanceof HttpError && err.message === FAILED_LOGIN_MARKER) return res.redirect(303, FAILED_LOGIN_URL);
       if (!(err instanceof HttpError) || err.status >= 500) throw err;

@@ -37,6 +37,8 @@ export interface SignIn {
   mustChangePassword: boolean;
   /** Stamped into the new session; a later password change ends sessions with an older one. */
   sessionVersion: number;
+  /** An operator goes on to the second factor before reaching /admin. */
+  operator: boolean;
 }
 
 export function toUserDto(user: User): UserDto {
@@ -63,6 +65,11 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
     async findSessionUser(userId: number): Promise<SessionUser | undefined> {
       const user = await User.query(db).findById(userId).select('id', 'firstName', 'role', 'mustChangePassword', 'sessionVersion');
       return user && { id: user.id, firstName: user.firstName, role: user.role, mustChangePassword: Boolean(user.mustChangePassword), sessionVersion: Number(user.sessionVersion) };
+    },
+
+    /** An operator's email and second-factor enrolment, for the two-factor step. */
+    async getOperatorFactor(userId: number): Promise<Pick<User, 'email' | 'totpSecret' | 'totpEnrolledAt'> | undefined> {
+      return User.query(db).findById(userId).where({ role: 'operator' }).select('email', 'totpSecret', 'totpEnrolledAt');
     },
 
     async getUser(userId: number): Promise<UserDto | undefined> {
@@ -93,7 +100,7 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
           throw err;
         });
       mailer.kick();
-      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion ?? 0) };
+      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion ?? 0), operator: false };
     },
 
     /**
@@ -103,7 +110,7 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
      */
     async signIn({ email, password, client }: { email: string; password: string; client: string }): Promise<SignIn> {
       const { user, mustChangePassword } = await lockout.signIn({ email, password, client, findByEmail });
-      return { user: toUserDto(user), mustChangePassword, sessionVersion: Number(user.sessionVersion) };
+      return { user: toUserDto(user), mustChangePassword, sessionVersion: Number(user.sessionVersion), operator: user.role === 'operator' };
     },
 
     requestReset: resetLinks.requestReset,
@@ -112,7 +119,7 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
     /** A reset link sets a new password once; it signs the parent in, and only there. */
     async resetWithLink(secret: string, newPassword: string): Promise<SignIn> {
       const user = await resetLinks.resetWithLink(secret, newPassword);
-      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion) };
+      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion), operator: user.role === 'operator' };
     },
 
     async updateProfile(userId: number, input: { firstName: string; lastName: string }): Promise<UserDto> {
