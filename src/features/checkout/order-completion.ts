@@ -95,6 +95,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
       },
       dedupeKey: `order-confirmation:${order.id}`,
+      orderId: order.id,
     });
     return order.id;
   }

@@ -22,6 +22,8 @@ export interface MailRequest {
   data: Record<string, unknown>;
   /** At most one message per key, ever (e.g. `order-confirmation:42`). */
   dedupeKey?: string;
+  /** The order the message is about, for the order's timeline in /admin. */
+  orderId?: number;
 }
 
 export interface Mailer {
@@ -194,6 +196,7 @@ export function createMailer(deps: {
         textBody: text,
         htmlBody: html,
         dedupeKey: request.dedupeKey ?? null,
+        orderId: request.orderId ?? null,
         attempts: 0,
         // Whole seconds: a DATETIME column may round up, which would make new mail look not yet due.
         nextAttemptAt: new Date(Math.floor(now.getTime() / 1000) * 1000),
