@@ -23,6 +23,8 @@ export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
 
 export interface Shop {
   baseUrl: string;
+  /** The server's environment: a command-line tool run with it works on the same database. */
+  env: NodeJS.ProcessEnv;
   /** Everything the server printed so far (LOG_LEVEL=warn, so normally nothing). */
   output(): string;
   /** SIGTERM, then waits for a clean exit; throws if the shutdown was not graceful. */
@@ -124,6 +126,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   let stopping: Promise<void> | undefined;
   return {
     baseUrl,
+    env,
     output: () => log,
     stop: () =>
       (stopping ??= (async () => {
