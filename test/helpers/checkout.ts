@@ -10,7 +10,8 @@ export class Buyer extends ApiBrowser {
   parent: Parent = newParent();
   intent: { clientSecret: string; paymentIntentId: string; amount: number } | undefined;
 
-  constructor(shop: TestShop) {
+  /** Any shop that hands out cookie-keeping agents: a test shop, or a running server's URL. */
+  constructor(shop: Pick<TestShop, 'browser'>) {
     super(shop.browser());
   }
 
