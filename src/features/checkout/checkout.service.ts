@@ -10,12 +10,12 @@ import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
+import { MAX_COPIES_PER_TITLE } from '../cart/cart.rules.ts';
 import { quoteCart } from './quote.ts';
 import { HOLD_MINUTES, releaseHolds, SoldOut, takeHolds } from './stock-holds.ts';
 import { createOrderCompletion, type CompletionDeps } from './order-completion.ts';
 
-/** Copies of one title, and in all, that one order may take. */
-export const MAX_COPIES_PER_TITLE = 50;
+/** Books in all that one order may take (per title, the cart's MAX_COPIES_PER_TITLE). */
 export const MAX_COPIES_PER_ORDER = 100;
 /** Open checkouts one network address may hold stock with (a family, a school, an office). */
 export const MAX_OPEN_CHECKOUTS_PER_ADDRESS = 5;
