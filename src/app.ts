@@ -47,6 +47,10 @@ import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
 import { createTwoFactor } from './features/admin/two-factor.ts';
 import { twoFactorPages } from './features/admin/two-factor.pages.ts';
+import { ordersListPages } from './features/admin/orders-list.pages.ts';
+import { createOrdersList } from './features/admin/orders-list.service.ts';
+import { packingPages } from './features/admin/packing.pages.ts';
+import { createPacking } from './features/admin/packing.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -126,6 +130,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));
   app.use(adminPages());
+  app.use(ordersListPages(createOrdersList(db)));
+  app.use(packingPages(createPacking(db)));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
