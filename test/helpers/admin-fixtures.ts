@@ -43,5 +43,9 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
 
 /** The page's visible text, tags dropped, for asserting order and content. */
 export function textOf(html: string): string {
-  return html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', times: '×', copy: '©' };
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#\d+|\w+);/g, (whole, name: string) => (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : entities[name] ?? whole))
+    .replace(/\s+/g, ' ');
 }
