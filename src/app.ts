@@ -49,6 +49,8 @@ import { createTwoFactor } from './features/admin/two-factor.ts';
 import { twoFactorPages } from './features/admin/two-factor.pages.ts';
 import { ordersListPages } from './features/admin/orders-list.pages.ts';
 import { createOrdersList } from './features/admin/orders-list.service.ts';
+import { inboxPages, inboxUnreadCount } from './features/admin/inbox.pages.ts';
+import { createInbox } from './features/admin/inbox.service.ts';
 import { packingPages } from './features/admin/packing.pages.ts';
 import { createPacking } from './features/admin/packing.service.ts';
 
@@ -77,6 +79,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const carts = createCartService(db);
   const contact = createContactService({ db, mailer, limits });
   const twoFactor = createTwoFactor({ db, limits });
+  const inbox = createInbox(db);
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   const cookieWarning = insecureCookieWarning(config);
@@ -129,9 +132,11 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(cartPages(carts));
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));
+  app.use('/admin', inboxUnreadCount(inbox));
   app.use(adminPages());
   app.use(ordersListPages(createOrdersList(db)));
   app.use(packingPages(createPacking(db)));
+  app.use(inboxPages(inbox));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
