@@ -32,6 +32,7 @@ import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { contactApi } from './features/contact/contact.api.ts';
 import { contactPages } from './features/contact/contact.pages.ts';
 import { createContactService } from './features/contact/contact.service.ts';
+import { createShopNotifications } from './features/mail/shop-notifications.ts';
 import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
 import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
@@ -77,10 +78,10 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService({ db, mailer, limits });
+  const contact = createContactService({ db, mailer, limits, notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }) });
   const twoFactor = createTwoFactor({ db, limits });
   const inbox = createInbox(db);
-  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
+  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
 
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
