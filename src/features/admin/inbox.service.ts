@@ -55,7 +55,10 @@ export function createInbox(db: Db) {
         if (wasRead === input.read) return { name, changed: false };
         // Whole seconds, as a DATETIME column keeps it: the audit's "after" then matches the row.
         const readAt = input.read ? new Date(Math.floor(Date.now() / 1000) * 1000) : null;
-        await ContactMessage.query(trx).findById(message.id).patch({ readAt });
+        // Conditional as well as locked: of two tabs marking at once, one changes it and logs it.
+        const patch = ContactMessage.query(trx).findById(message.id).patch({ readAt });
+        const moved = await (input.read ? patch.whereNull('readAt') : patch.whereNotNull('readAt'));
+        if (moved !== 1) return { name, changed: false };
         await AuditEntry.query(trx).insert({
           actorId: input.actorId,
           action: input.read ? 'message.read' : 'message.unread',

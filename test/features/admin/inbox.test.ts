@@ -140,6 +140,16 @@ describe('POST /admin/inbox/:id/read and /unread', () => {
     expect(await auditRows(id)).toHaveLength(1);
   });
 
+  it('logs one change when two tabs mark the same message read at once', async () => {
+    const id = ids.newUrgent!;
+    const token = formToken((await agent.get('/admin/inbox').expect(200)).text);
+    const both = await Promise.all([1, 2].map(() => agent.post(`/admin/inbox/${id}/read`).type('form').send({ _csrf: token })));
+    expect(both.map((r) => r.status)).toEqual([303, 303]);
+    expect(await readAt(id)).not.toBeNull();
+    expect((await auditRows(id)).map((r) => r.action)).toEqual(['message.read']);
+    await mark(id, 'unread');
+  });
+
   it('keeps the page the operator was on', async () => {
     const res = await mark(ids.newUrgent!, 'read', { page: '3' });
     expect(res.headers.location).toBe('/admin/inbox?page=3');
