@@ -4,12 +4,14 @@ import { mountIslands } from './loader.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
 import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
+import { initPrint } from './lib/print.ts';
 import { initShare } from './lib/share.ts';
 import { initTabs } from './lib/tabs.ts';
 import { initToasts } from './lib/toast.ts';
 
 initToasts();
 initShare();
+initPrint();
 initTabs();
 initDialogs();
 initAddToCart();

@@ -32,6 +32,7 @@ import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { contactApi } from './features/contact/contact.api.ts';
 import { contactPages } from './features/contact/contact.pages.ts';
 import { createContactService } from './features/contact/contact.service.ts';
+import { createShopNotifications } from './features/mail/shop-notifications.ts';
 import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
 import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
@@ -47,6 +48,12 @@ import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
 import { createTwoFactor } from './features/admin/two-factor.ts';
 import { twoFactorPages } from './features/admin/two-factor.pages.ts';
+import { ordersListPages } from './features/admin/orders-list.pages.ts';
+import { createOrdersList } from './features/admin/orders-list.service.ts';
+import { inboxPages, inboxUnreadCount } from './features/admin/inbox.pages.ts';
+import { createInbox } from './features/admin/inbox.service.ts';
+import { packingPages } from './features/admin/packing.pages.ts';
+import { createPacking } from './features/admin/packing.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -71,9 +78,10 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService({ db, mailer, limits });
+  const contact = createContactService({ db, mailer, limits, notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }) });
   const twoFactor = createTwoFactor({ db, limits });
-  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
+  const inbox = createInbox(db);
+  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
 
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
@@ -125,7 +133,11 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(cartPages(carts));
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));
+  app.use('/admin', inboxUnreadCount(inbox));
   app.use(adminPages());
+  app.use(ordersListPages(createOrdersList(db)));
+  app.use(packingPages(createPacking(db)));
+  app.use(inboxPages(inbox));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);

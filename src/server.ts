@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   mailer.start();
   const payments = createPaymentProvider({ config, db });
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
-  const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl });
+  const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
   const stopSweep = startCheckoutSweep(checkout, log);
 
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -45,8 +45,8 @@ export interface PaymentStart {
 /** The checkout needs what completing an order needs, and nothing more. */
 export type CheckoutDeps = CompletionDeps;
 
-export function createCheckoutService({ db, carts, payments, mailer, log, publicUrl }: CheckoutDeps) {
-  const completion = createOrderCompletion({ db, carts, payments, mailer, log, publicUrl });
+export function createCheckoutService({ db, carts, payments, mailer, log, publicUrl, notifyEmail }: CheckoutDeps) {
+  const completion = createOrderCompletion({ db, carts, payments, mailer, log, publicUrl, notifyEmail });
 
   async function paymentCustomer(userId: number): Promise<string> {
     const user = await User.query(db).findById(userId);

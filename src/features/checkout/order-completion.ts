@@ -7,6 +7,7 @@ import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { createShopNotifications } from '../mail/shop-notifications.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
 
@@ -25,11 +26,15 @@ export interface CompletionDeps {
   mailer: Mailer;
   log: Logger;
   publicUrl: string;
+  /** SHOP_NOTIFY_EMAIL: told of each new paid order; undefined sends nothing. */
+  notifyEmail: string | undefined;
 }
 
 type Decision = { kind: 'order'; orderId: number } | { kind: 'refund'; title: string };
 
-export function createOrderCompletion({ db, carts, payments, mailer, log, publicUrl }: CompletionDeps) {
+export function createOrderCompletion({ db, carts, payments, mailer, log, publicUrl, notifyEmail }: CompletionDeps) {
+  const notify = createShopNotifications({ mailer, notifyEmail, publicUrl });
+
   async function lockCheckout(trx: Knex.Transaction, checkoutId: number): Promise<Checkout> {
     return (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
   }
@@ -96,6 +101,13 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       },
       dedupeKey: `order-confirmation:${order.id}`,
       orderId: order.id,
+    });
+    await notify.newOrder(trx, {
+      orderId: order.id,
+      customer: user,
+      items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
+      total: amounts.total,
+      address: { shippingAddress: checkout.shippingAddress, city: checkout.city, state: checkout.state, zipCode: checkout.zipCode },
     });
     return order.id;
   }

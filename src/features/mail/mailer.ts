@@ -14,7 +14,9 @@ export type MailTemplate =
   | 'password-changed'
   | 'order-confirmation'
   | 'order-refunded'
-  | 'contact-received';
+  | 'contact-received'
+  | 'shop-new-order'
+  | 'shop-new-message';
 
 export interface MailRequest {
   to: string;

@@ -9,6 +9,9 @@ export const subjects: { readonly [T in MailTemplate]: (data: Record<string, unk
   'order-confirmation': (d) => `Your order #${String(d.orderId)} is confirmed`,
   'order-refunded': (d) => `About your order #${String(d.orderId)}: refunded`,
   'contact-received': () => 'We received your message',
+  'shop-new-order': (d) => `New order #${String(d.orderId)}: $${String(d.total)} from ${String(d.customerName)}`,
+  // URGENT leads the line so it stands out in the publisher's mail list.
+  'shop-new-message': (d) => `${d.urgent ? 'URGENT: ' : ''}New message from ${String(d.fromName)}: ${String(d.messageSubject)}`,
 };
 
 /** The data each template needs; enqueue refuses a request that lacks one (a programming error). */
@@ -33,4 +36,6 @@ export const requiredData: { readonly [T in MailTemplate]: readonly string[] } =
   ],
   'order-refunded': ['firstName', 'orderId', 'total', 'reason'],
   'contact-received': ['firstName'],
+  'shop-new-order': ['orderId', 'customerName', 'customerEmail', 'items', 'total', 'shippingAddress', 'city', 'zipCode', 'adminUrl'],
+  'shop-new-message': ['fromName', 'fromEmail', 'member', 'messageSubject', 'message', 'urgent', 'inboxUrl'],
 };

@@ -15,6 +15,8 @@ export const mailTemplates: readonly MailTemplate[] = [
   'order-confirmation',
   'order-refunded',
   'contact-received',
+  'shop-new-order',
+  'shop-new-message',
 ];
 
 export interface RenderedMail {

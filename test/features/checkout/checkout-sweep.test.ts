@@ -12,7 +12,7 @@ let checkout: CheckoutService;
 beforeAll(async () => {
   shop = await buildTestShop();
   const payments = createPaymentProvider({ config: shop.config, db: shop.db });
-  checkout = createCheckoutService({ db: shop.db, carts: createCartService(shop.db), payments, mailer: shop.mailer, log: createLogger('silent'), publicUrl: shop.config.publicUrl });
+  checkout = createCheckoutService({ db: shop.db, carts: createCartService(shop.db), payments, mailer: shop.mailer, log: createLogger('silent'), publicUrl: shop.config.publicUrl, notifyEmail: undefined });
 });
 afterAll(() => shop.close());
 

@@ -73,6 +73,35 @@ const samples: Record<MailTemplate, { data: Record<string, unknown>; subject: st
     subject: 'We received your message',
     shows: ['Ivy', 'within 24 hours'],
   },
+  'shop-new-order': {
+    data: {
+      orderId: 42,
+      customerName: 'Ruth Mills',
+      customerEmail: 'ruth@example.com',
+      items: [{ title: 'Owl Goes to Sea', quantity: 2, price: '9.50' }],
+      total: '23.99',
+      shippingAddress: '12 Maple Lane',
+      city: 'Portland',
+      state: 'OR',
+      zipCode: '97201',
+      adminUrl: '/admin/orders/42',
+    },
+    subject: 'New order #42: $23.99 from Ruth Mills',
+    shows: ['#42', 'Ruth Mills', 'ruth@example.com', 'Owl Goes to Sea', '$9.50', '$23.99', '12 Maple Lane', 'Portland, OR 97201', 'https://shop.example.com/admin/orders/42'],
+  },
+  'shop-new-message': {
+    data: {
+      fromName: 'Maya Lee',
+      fromEmail: 'maya@example.com',
+      member: true,
+      messageSubject: 'urgent: wrong book arrived',
+      message: 'We received Moon Soup twice.',
+      urgent: true,
+      inboxUrl: '/admin/inbox',
+    },
+    subject: 'URGENT: New message from Maya Lee: urgent: wrong book arrived',
+    shows: ['Maya Lee', 'maya@example.com', 'Member', 'Yes', 'urgent: wrong book arrived', 'We received Moon Soup twice.', 'URGENT', 'https://shop.example.com/admin/inbox'],
+  },
 };
 
 describe('mail templates', () => {

@@ -1,0 +1,75 @@
+import type { Db } from '../../db.ts';
+import { toCents, toDecimal } from '../../lib/money.ts';
+import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import { containsPattern, PAGE_SIZE, pageWindow, type Page } from './paging.ts';
+
+/** The status filter's choices and the order status each one means ('paid' is a succeeded payment). */
+export const STATUS_FILTERS = { all: null, paid: 'succeeded', shipped: 'shipped', delivered: 'delivered', canceled: 'canceled' } as const;
+export type StatusFilter = keyof typeof STATUS_FILTERS;
+
+export interface OrderQuery {
+  status: StatusFilter;
+  /** An order number ("42" or "#42") or part of the customer's email. */
+  search: string;
+  page: number;
+}
+
+export interface OrderRow {
+  id: number;
+  createdAt: Date | string;
+  customerName: string;
+  email: string;
+  itemCount: number;
+  total: string;
+  status: { label: string; tone: string };
+}
+
+export function createOrdersList(db: Db) {
+  function matching({ status, search }: OrderQuery) {
+    const query = db('orders').join('users', 'users.id', 'orders.userId');
+    const wanted = STATUS_FILTERS[status];
+    if (wanted) query.where('orders.status', wanted);
+    if (search) {
+      const number = /^#?\s*(\d{1,9})$/.exec(search);
+      // "#42" can only be an order number; a bare "42" may also be part of an address.
+      const byEmail = !search.startsWith('#');
+      query.where((where) => {
+        if (number) where.orWhere('orders.id', Number(number[1]));
+        if (byEmail) where.orWhereRaw("lower(users.email) like ? escape '!'", [containsPattern(search)]);
+        if (!number && !byEmail) where.whereRaw('1 = 0');
+      });
+    }
+    return query;
+  }
+
+  return {
+    /** Newest first, one page at a time; a page past the end answers with the last page. */
+    async list(input: OrderQuery): Promise<Page<OrderRow>> {
+      const counted = (await matching(input).count({ n: '*' }).first()) as { n: number | string };
+      const total = Number(counted.n);
+      const { page, pageCount, offset } = pageWindow(input.page, total);
+      const rows = await matching(input)
+        .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+        .select(db('orderItems').sum('quantity').where('orderItems.orderId', db.ref('orders.id')).as('itemCount'))
+        .orderBy([{ column: 'orders.createdAt', order: 'desc' }, { column: 'orders.id', order: 'desc' }])
+        .limit(PAGE_SIZE)
+        .offset(offset);
+      return { rows: rows.map(toRow), page, pageCount, total };
+    },
+  };
+}
+
+export type OrdersList = ReturnType<typeof createOrdersList>;
+
+function toRow(row: Record<string, unknown>): OrderRow {
+  const status = displayStatus(row.status as string);
+  return {
+    id: Number(row.id),
+    createdAt: row.createdAt as Date | string,
+    customerName: `${String(row.firstName)} ${String(row.lastName)}`,
+    email: row.email as string,
+    itemCount: Number(row.itemCount ?? 0),
+    total: toDecimal(toCents(row.totalAmount as string | number)),
+    status: { label: statusLabel(status), tone: statusTone(status) },
+  };
+}

@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFound } from '../../web/errors.ts';
+import { operatorPages } from './operator-access.ts';
+import type { Packing } from './packing.service.ts';
+
+const orderIdParam = z.coerce.number().int().min(1).max(2_147_483_647);
+
+// GET /admin/to-pack                     paid orders not yet shipped, oldest first
+// GET /admin/orders/:id/packing-slip     a printable slip for one order's box
+export function packingPages(packing: Packing): Router {
+  const router = Router();
+  router.use('/admin', operatorPages);
+
+  router.get('/admin/to-pack', async (_req, res) => {
+    const orders = await packing.toPack();
+    res.render('admin/to-pack', { title: 'To pack', orders });
+  });
+
+  router.get('/admin/orders/:id/packing-slip', async (req, res) => {
+    const id = orderIdParam.safeParse(req.params.id);
+    // An id that cannot exist is simply an order that does not exist.
+    if (!id.success) throw new NotFound('Page Not Found');
+    const order = await packing.slip(id.data);
+    res.render('admin/packing-slip', { title: `Packing slip for order #${order.id}`, order });
+  });
+
+  return router;
+}
