@@ -47,6 +47,9 @@ import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
 import { createTwoFactor } from './features/admin/two-factor.ts';
 import { twoFactorPages } from './features/admin/two-factor.pages.ts';
+import { createSystemStatus } from './features/admin/system-status.ts';
+import { statusApi } from './features/admin/status.api.ts';
+import { statusPages } from './features/admin/status.pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +76,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const carts = createCartService(db);
   const contact = createContactService({ db, mailer, limits });
   const twoFactor = createTwoFactor({ db, limits });
+  const systemStatus = createSystemStatus({ db, payments, mailer, config });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl });
 
   const cookieWarning = insecureCookieWarning(config);
@@ -112,6 +116,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   api.use(checkoutApi(checkout, accounts, carts));
   if (isSandbox(payments)) api.use(sandboxApi(payments, checkout, db));
   api.use(contactApi(contact));
+  api.use(statusApi(systemStatus, accounts));
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
 
@@ -126,6 +131,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));
   app.use(adminPages());
+  app.use(statusPages(systemStatus));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
