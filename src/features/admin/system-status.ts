@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { behindProxy, type Config } from '../../config.ts';
+import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
@@ -37,7 +38,15 @@ export interface ChecklistItem {
   done: boolean;
 }
 
+/** What is waiting for the publisher; null when the database could not say. */
+export interface Today {
+  /** Paid orders not shipped or canceled yet. */
+  toPack: number;
+  unreadMessages: number;
+}
+
 export interface SystemReport {
+  today: Today | null;
   payments: PaymentStatus;
   database: DatabaseStatus;
   email: EmailStatus;
@@ -70,8 +79,10 @@ export function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'Unknown error.';
 
-async function count(db: Db, table: string): Promise<number> {
-  const row = (await db(table).count({ n: '*' }).first()) as { n: number | string } | undefined;
+async function count(db: Db, table: string, where: (q: Knex.QueryBuilder) => void = () => {}): Promise<number> {
+  const query = db(table);
+  where(query);
+  const row = (await query.count({ n: '*' }).first()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
 
@@ -117,6 +128,20 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
     }
   }
 
+  async function today(): Promise<Today | null> {
+    try {
+      const [toPack, unreadMessages] = await bounded(() =>
+        Promise.all([
+          count(db, 'orders', (q) => q.where({ status: 'succeeded' }).whereNull('shippedAt').whereNull('canceledAt')),
+          count(db, 'contact_messages', (q) => q.whereNull('readAt')),
+        ]),
+      );
+      return { toPack, unreadMessages };
+    } catch {
+      return null;
+    }
+  }
+
   function checklist(enrolledOperator: boolean): ChecklistItem[] {
     const live = /^(sk|rk)_live_/.test(config.STRIPE_SECRET_KEY ?? '') && /^pk_live_/.test(config.STRIPE_PUBLISHABLE_KEY ?? '');
     return [
@@ -132,8 +157,8 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
 
   return {
     async check(): Promise<SystemReport> {
-      const [paymentsNow, database, email, enrolledOperator] = await Promise.all([paymentStatus(), databaseStatus(), emailStatus(), hasEnrolledOperator()]);
-      return { payments: paymentsNow, database, email, testMode: !paymentsNow.isLive, checklist: checklist(enrolledOperator) };
+      const [paymentsNow, database, email, enrolledOperator, waiting] = await Promise.all([paymentStatus(), databaseStatus(), emailStatus(), hasEnrolledOperator(), today()]);
+      return { today: waiting, payments: paymentsNow, database, email, testMode: !paymentsNow.isLive, checklist: checklist(enrolledOperator) };
     },
   };
 }

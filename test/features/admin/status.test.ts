@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { ApiBrowser } from '../../helpers/accounts.ts';
+import { Buyer, CARDS } from '../../helpers/checkout.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 import { deadPort, smtpUrl, startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
@@ -58,6 +60,28 @@ describe('the embedded defaults (sandbox, database, mail to files)', () => {
     } finally {
       await shop.db.schema.renameTable('books_away', 'books');
     }
+  });
+
+  it('counts the paid orders waiting to be packed and the unread messages', async () => {
+    const { agent } = await operatorBrowser(shop);
+    const buyer = new Buyer(shop);
+    await buyer.add(1);
+    await buyer.createAccount();
+    expect((await buyer.startPayment()).status).toBe(200);
+    await buyer.confirm(CARDS.success);
+    expect((await buyer.complete()).status).toBe(200);
+    const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', { firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'Hello', description: 'A question about an order.' });
+    expect(contact.status).toBeLessThan(300);
+
+    const page = await agent.get('/admin').expect(200);
+    expect(page.text).toContain('<strong>1</strong> order to pack');
+    expect(page.text).toContain('<strong>1</strong> unread message');
+
+    await shop.db('orders').update({ shippedAt: new Date() });
+    await shop.db('contact_messages').update({ readAt: new Date() });
+    const later = await agent.get('/admin').expect(200);
+    expect(later.text).toContain('<strong>0</strong> orders to pack');
+    expect(later.text).toContain('<strong>0</strong> unread messages');
   });
 });
 

@@ -51,6 +51,7 @@ describe('system status checks', () => {
     expect(report.database.bookCount).toBeGreaterThan(0);
     expect(report.email).toMatchObject({ smtpConfigured: false, ok: true });
     expect(report.testMode).toBe(true);
+    expect(report.today).toEqual({ toPack: 0, unreadMessages: 0 });
   });
 
   it("carries the provider's error text", async () => {
@@ -78,6 +79,7 @@ describe('system status checks', () => {
       expect(report.database).toMatchObject({ ok: false, bookCount: null, orderCount: null });
       expect(report.database.error).toMatch(/ECONNREFUSED/);
       expect(report.checklist.find((i) => i.label.includes('two-step'))?.done).toBe(false);
+      expect(report.today).toBeNull();
     } finally {
       await db.destroy();
     }
