@@ -1,5 +1,6 @@
 import { raw } from 'objection';
 import type { Db } from '../../db.ts';
+import { AuditEntry } from '../../models/AuditEntry.ts';
 import { RecoveryCode } from '../../models/RecoveryCode.ts';
 import { User } from '../../models/User.ts';
 import { NO_PASSWORD } from '../accounts/passwords.ts';
@@ -33,6 +34,14 @@ export async function grantOperator(db: Db, input: { email: string; firstName: s
       userId = (await User.query(trx).insert({ email, firstName: input.firstName, lastName: '', ...reset })).id;
     }
     const { password, expiresAt } = await issueTemporaryPassword(trx, userId, now);
+    // No actor: this was done at the server's console, not by someone signed in.
+    await AuditEntry.query(trx).insert({
+      actorId: null,
+      action: 'operator.granted',
+      beforeJson: JSON.stringify(existing ? { email, role: existing.role, twoStepSignIn: Boolean(existing.totpEnrolledAt) } : null),
+      afterJson: JSON.stringify({ email, role: 'operator', twoStepSignIn: false, oneTimePasswordIssued: true }),
+      createdAt: now,
+    });
     return { email, created: !existing, temporaryPassword: password, expiresAt };
   });
 }

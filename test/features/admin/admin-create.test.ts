@@ -87,6 +87,10 @@ describe('npm run admin:create', () => {
     expect(result.stdout).toContain(`${email} is now an operator`);
     const user = await User.query(shop.db).findOne({ email });
     expect(user).toMatchObject({ role: 'operator', firstName: 'Amara' });
+    const audit = await shop.db('audit_log').where({ action: 'operator.granted' }).orderBy('id', 'desc').first();
+    expect(audit.actorId).toBeNull();
+    expect(JSON.parse(audit.beforeJson)).toEqual({ email, role: 'customer', twoStepSignIn: false });
+    expect(JSON.parse(audit.afterJson)).toMatchObject({ email, role: 'operator' });
     expect((await signInWithPassword(shop.browser(), { email, password: 'story-time-42' })).status).toBe(401);
     const signedIn = await signInWithPassword(shop.browser(), { email, password: printedPassword(result.stdout)! });
     expect(signedIn.headers.location).toBe('/change-password');
