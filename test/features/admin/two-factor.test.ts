@@ -58,7 +58,10 @@ describe('codes', () => {
   it('refuses a wrong code and stays at the step', async () => {
     const operator = await createOperator(shop.db);
     const agent = await atTwoFactorStep(operator);
-    const wrong = String((Number(currentCode(operator.totpSecret!)) + 1) % 1_000_000).padStart(6, '0');
+    // A 6-digit code that none of the accepted steps (now, and one either side) shows.
+    const accepted = [-30_000, 0, 30_000].map((shift) => currentCode(operator.totpSecret!, Date.now() + shift));
+    let wrong = '000000';
+    while (accepted.includes(wrong)) wrong = String(Number(wrong) + 1).padStart(6, '0');
     const res = await submitTwoFactorCode(agent, wrong);
     expect(res.status).toBe(400);
     expect(res.text).toContain(escaped(TWO_FACTOR_MESSAGES.wrongCode));
