@@ -3,6 +3,8 @@ import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { ApiBrowser } from '../../helpers/accounts.ts';
 import { Buyer, CARDS } from '../../helpers/checkout.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
+import { STATUS_TIMEOUT_MS } from '../../../src/features/admin/system-status.ts';
+import { silentServer } from '../../helpers/silent-server.ts';
 import { deadPort, smtpUrl, startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 
@@ -146,5 +148,18 @@ describe('SMTP', () => {
     const page = await agent.get('/admin').expect(200);
     expect(page.text).toMatch(/<h2>Email system<\/h2>\s*<p><span class="badge badge-out">Error</);
     expect(page.text).toMatch(/class="status-error">[^<]*ECONNREFUSED/);
+  });
+
+  it('cuts off an SMTP server that never answers: the page still comes, with the timeout as the error', async () => {
+    const hung = await silentServer();
+    try {
+      shop = await buildTestShop({ env: { SMTP_URL: smtpUrl(hung.port) } });
+      const { agent } = await operatorBrowser(shop);
+      const page = await agent.get('/admin').expect(200);
+      expect(page.text).toContain(`No answer within ${STATUS_TIMEOUT_MS / 1000} seconds.`);
+      expect(page.text).toMatch(/badge-in-stock">Connected</);
+    } finally {
+      await hung.close();
+    }
   });
 });

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
@@ -6,6 +5,7 @@ import { createSystemStatus, type SystemStatusDeps } from '../../../src/features
 import { createMailer } from '../../../src/features/mail/mailer.ts';
 import { createLogger } from '../../../src/log.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { silentServer } from '../../helpers/silent-server.ts';
 import { deadPort, smtpUrl } from '../../helpers/smtp-sink.ts';
 
 // The checks behind /admin, each given a dependency that is down or hung: the report says
@@ -28,20 +28,6 @@ function statusWith(overrides: Partial<SystemStatusDeps>) {
 
 // knex reports failed connection attempts on the console; here they are the point.
 const quiet = { log: { warn() {}, error() {}, debug() {}, deprecate() {} } };
-
-/** A server that accepts connections and never says a word: a hung dependency. */
-async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => sockets.add(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe('system status checks', () => {
   it('reports all healthy with real counts', async () => {
