@@ -54,6 +54,9 @@ import { inboxPages, inboxUnreadCount } from './features/admin/inbox.pages.ts';
 import { createInbox } from './features/admin/inbox.service.ts';
 import { packingPages } from './features/admin/packing.pages.ts';
 import { createPacking } from './features/admin/packing.service.ts';
+import { createSystemStatus } from './features/admin/system-status.ts';
+import { statusApi } from './features/admin/status.api.ts';
+import { statusPages } from './features/admin/status.pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -81,6 +84,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const contact = createContactService({ db, mailer, limits, notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }) });
   const twoFactor = createTwoFactor({ db, limits });
   const inbox = createInbox(db);
+  const systemStatus = createSystemStatus({ db, payments, mailer, config });
   const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
 
   const cookieWarning = insecureCookieWarning(config);
@@ -120,6 +124,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   api.use(checkoutApi(checkout, accounts, carts));
   if (isSandbox(payments)) api.use(sandboxApi(payments, checkout, db));
   api.use(contactApi(contact));
+  api.use(statusApi(systemStatus, accounts));
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
 
@@ -138,6 +143,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(ordersListPages(createOrdersList(db)));
   app.use(packingPages(createPacking(db)));
   app.use(inboxPages(inbox));
+  app.use(statusPages(systemStatus));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);

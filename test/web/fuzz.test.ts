@@ -244,6 +244,7 @@ const ROUTES: Route[] = [
   { method: 'get', name: 'GET /api/orders/:id', path: (r) => `/api/orders/${orderIdChoice(r)}`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/orders/:id/breakdown', path: (r) => `/api/orders/${orderIdChoice(r)}/breakdown`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/orders/:id/stripe-status', path: (r) => `/api/orders/${orderIdChoice(r)}/stripe-status`, customerShare: 0.8 },
+  { method: 'get', name: 'GET /api/system-status', path: (r) => `/api/system-status${junkQuery(r, ['x'])}` },
 ];
 
 function orderIdChoice(rng: Rng): string {

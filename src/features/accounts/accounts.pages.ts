@@ -5,7 +5,7 @@ import { HttpError } from '../../web/errors.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
-import type { AccountsService } from './accounts.service.ts';
+import type { AccountsService, SessionUser } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
 import { TWO_FACTOR_PATH } from '../admin/operator-access.ts';
 
@@ -113,7 +113,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
       return render(err.status, err.message);
     }
     req.session.flash = { ...M.passwordChanged, variant: 'success' };
-    res.redirect(303, '/dashboard');
+    // An operator's sign-in is not finished until the second factor: straight on to it.
+    res.redirect(303, (res.locals.user as SessionUser | null)?.role === 'operator' ? TWO_FACTOR_PATH : '/dashboard');
   });
 
   router.get('/failedlogin', (_req, res) => res.render('accounts/failedlogin', { title: 'Account Security Alert' }));

@@ -8,7 +8,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { AccountLimiters } from './accounts.limits.ts';
 import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL } from './accounts.messages.ts';
 import { LOCKOUT } from './lockout.rules.ts';
-import { NO_PASSWORD, secretHash, temporaryPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { NO_PASSWORD, secretHash, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { issueTemporaryPassword } from './temporary-password.ts';
 
 export interface VerifiedUser {
   user: User;
@@ -31,24 +32,17 @@ export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mai
    */
   async function secureAccount(user: User): Promise<void> {
     const now = new Date();
-    const secret = temporaryPassword();
     const claimed = await db.transaction(async (trx) => {
       const won = await User.query(trx)
         .findById(user.id)
         .patch({ passwordHash: NO_PASSWORD, mustChangePassword: false, temporaryPasswordSentAt: now, sessionVersion: raw('session_version + 1') })
         .where((q) => q.whereNull('temporaryPasswordSentAt').orWhere('temporaryPasswordSentAt', '<=', new Date(now.getTime() - LOCKOUT.mailIntervalMs)));
       if (!won) return false;
-      await AccountToken.query(trx).delete().where({ userId: user.id, purpose: 'temporary-password' });
-      await AccountToken.query(trx).insert({
-        userId: user.id,
-        purpose: 'temporary-password',
-        tokenHash: secretHash(secret),
-        expiresAt: new Date(now.getTime() + LOCKOUT.temporaryPasswordLifetimeMs),
-      });
+      const { password } = await issueTemporaryPassword(trx, user.id, now);
       await mailer.enqueue(trx, {
         to: user.email,
         template: 'temporary-password',
-        data: { firstName: user.firstName, temporaryPassword: secret, loginUrl: `${publicUrl}/login`, expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000 },
+        data: { firstName: user.firstName, temporaryPassword: password, loginUrl: `${publicUrl}/login`, expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000 },
       });
       return true;
     });

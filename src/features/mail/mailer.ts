@@ -41,6 +41,8 @@ export interface Mailer {
   stop(): Promise<void>;
   /** Whether real SMTP is configured (for the admin page). */
   readonly smtpConfigured: boolean;
+  /** Checks that the SMTP server answers and accepts the login (for the admin page). Never throws. */
+  verify(): Promise<{ ok: true } | { ok: false; error: string }>;
 }
 
 /** How often the background loop looks for due mail. */
@@ -84,7 +86,7 @@ export function createMailer(deps: {
     cache: config.isProduction,
   });
   const smtpConfigured = Boolean(deps.transport ?? config.SMTP_URL);
-  const { send, close } = chooseTransport(deps);
+  const { send, close, verify } = chooseTransport(deps);
   const messageIdDomain = domainOf(config.MAIL_FROM);
 
   let timer: NodeJS.Timeout | undefined;
@@ -189,6 +191,15 @@ export function createMailer(deps: {
   return {
     smtpConfigured,
 
+    async verify() {
+      try {
+        await verify();
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, error: err instanceof Error ? err.message : String(err) };
+      }
+    },
+
     async enqueue(trx, request) {
       const { subject, text, html } = renderer.render(request.template, request.data);
       const now = new Date();
@@ -241,14 +252,15 @@ export function createMailer(deps: {
 function chooseTransport(deps: { config: Config; log: Logger; transport?: nodemailer.Transporter }): {
   send: SendFn;
   close: () => void;
+  verify: () => Promise<unknown>;
 } {
   if (deps.transport) {
     const transport = deps.transport;
-    return { send: async (message) => void (await transport.sendMail(message)), close: () => {} };
+    return { send: async (message) => void (await transport.sendMail(message)), close: () => {}, verify: () => transport.verify() };
   }
   if (deps.config.SMTP_URL) {
     const transport = nodemailer.createTransport(deps.config.SMTP_URL);
-    return { send: async (message) => void (await transport.sendMail(message)), close: () => transport.close() };
+    return { send: async (message) => void (await transport.sendMail(message)), close: () => transport.close(), verify: () => transport.verify() };
   }
   // No SMTP: each message becomes an .eml file under DATA_DIR/mail, readable by any mail program.
   const dir = path.join(deps.config.dataDir, 'mail');
@@ -263,6 +275,8 @@ function chooseTransport(deps: { config: Config; log: Logger; transport?: nodema
       deps.log.info({ to: row.toAddress, subject: row.subject, file }, `mail: "${row.subject}" to ${row.toAddress}`);
     },
     close: () => transport.close(),
+    // Files need no server: there is nothing to reach.
+    verify: async () => mkdir(dir, { recursive: true }),
   };
 }
 
