@@ -14,6 +14,9 @@ export type MailTemplate =
   | 'password-changed'
   | 'order-confirmation'
   | 'order-refunded'
+  | 'order-shipped'
+  | 'order-canceled'
+  | 'order-partial-refund'
   | 'contact-received';
 
 export interface MailRequest {

@@ -8,6 +8,9 @@ export const subjects: { readonly [T in MailTemplate]: (data: Record<string, unk
   'password-changed': () => 'Your password was changed',
   'order-confirmation': (d) => `Your order #${String(d.orderId)} is confirmed`,
   'order-refunded': (d) => `About your order #${String(d.orderId)}: refunded`,
+  'order-shipped': (d) => `Your order #${String(d.orderId)} is on its way`,
+  'order-canceled': (d) => `Your order #${String(d.orderId)} was canceled and refunded`,
+  'order-partial-refund': (d) => `A refund on your order #${String(d.orderId)}`,
   'contact-received': () => 'We received your message',
 };
 
@@ -32,5 +35,8 @@ export const requiredData: { readonly [T in MailTemplate]: readonly string[] } =
     'orderUrl',
   ],
   'order-refunded': ['firstName', 'orderId', 'total', 'reason'],
+  'order-shipped': ['firstName', 'orderId', 'carrier', 'trackingNumber', 'trackingLink', 'estimatedDelivery', 'orderUrl'],
+  'order-canceled': ['firstName', 'orderId', 'refunded'],
+  'order-partial-refund': ['firstName', 'orderId', 'amount', 'reason', 'refundedTotal'],
   'contact-received': ['firstName'],
 };

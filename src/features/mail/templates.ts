@@ -14,6 +14,9 @@ export const mailTemplates: readonly MailTemplate[] = [
   'password-changed',
   'order-confirmation',
   'order-refunded',
+  'order-shipped',
+  'order-canceled',
+  'order-partial-refund',
   'contact-received',
 ];
 
