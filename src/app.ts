@@ -47,6 +47,10 @@ import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
 import { createTwoFactor } from './features/admin/two-factor.ts';
 import { twoFactorPages } from './features/admin/two-factor.pages.ts';
+import { orderPages } from './features/admin/order.pages.ts';
+import { createFulfilment } from './features/admin/fulfilment.ts';
+import { createOrderRefunds } from './features/admin/order-refunds.ts';
+import { createOrderDetails } from './features/admin/order-details.ts';
 
 export interface AppDeps {
   config: Config;
@@ -126,6 +130,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));
   app.use(adminPages());
+  app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
