@@ -78,11 +78,14 @@ describe('cancel and refund a paid order', () => {
     it(`refunds and restocks exactly once under ${label}`, async () => {
       const { orderId, totalCents, paymentIntentId } = await paidOrder();
       const { agent } = await operatorBrowser(shop);
-      const forms = await Promise.all(Array.from({ length: sameKey ? 1 : parallel }, () => orderForm(agent, orderId)));
+      // Rendered one after another (each render is a tab); submitted all at once.
+      const forms: Awaited<ReturnType<typeof orderForm>>[] = [];
+      for (let i = 0; i < (sameKey ? 1 : parallel); i++) forms.push(await orderForm(agent, orderId));
+      const csrf = forms.at(-1)!.csrf;
       const answers = await Promise.all(
         Array.from({ length: parallel }, (_, i) => {
           const form = forms[sameKey ? 0 : i]!;
-          return postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: forms[0]!.csrf, requestKey: form.cancelKey, confirm: 'yes' });
+          return postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: csrf, requestKey: form.cancelKey, confirm: 'yes' });
         }),
       );
       for (const answer of answers) expect([303, 409], answer.text.slice(0, 500)).toContain(answer.status);
@@ -167,10 +170,11 @@ describe('refund an amount', () => {
   it('lets only one of two parallel partial refunds through when together they exceed the total', async () => {
     const { orderId, totalCents, paymentIntentId } = await paidOrder();
     const { agent } = await operatorBrowser(shop);
-    const [a, b] = await Promise.all([orderForm(agent, orderId), orderForm(agent, orderId)]);
+    const a = await orderForm(agent, orderId);
+    const b = await orderForm(agent, orderId);
     const amount = ((Math.floor(totalCents / 2) + 100) / 100).toFixed(2);
     const answers = await Promise.all(
-      [a, b].map((form) => postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form!.csrf, requestKey: form!.refundKey, amount, reason: 'Damaged' })),
+      [a, b].map((form) => postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: b.csrf, requestKey: form.refundKey, amount, reason: 'Damaged' })),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([303, 409]);
     const after = await outcome(orderId, paymentIntentId);
