@@ -49,6 +49,7 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
       const reserved = refunds.filter((r) => r.status === 'pending').reduce((sum, r) => sum + toCents(r.amount), 0);
       const leftCents = toCents(order.totalAmount) - toCents(order.refundedAmount) - reserved;
       const status = displayStatus(order.status, paymentStatus);
+      const pendingCancel = refunds.find((r) => r.status === 'pending' && r.requestKey.startsWith('cancel:'));
       return {
         order: toOrderDto(order),
         orderStatus: order.status,
@@ -61,8 +62,10 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
           refunded: formatUsd(toCents(order.refundedAmount)),
           pending: reserved > 0 ? formatUsd(reserved) : null,
         },
+        // A cancel left in progress is finished, not repeated: its amount is what it gives back.
+        cancelAmount: formatUsd(pendingCancel ? toCents(pendingCancel.amount) : Math.max(leftCents, 0)),
         left: { cents: leftCents, usd: formatUsd(Math.max(leftCents, 0)), decimal: toDecimal(Math.max(leftCents, 0)) },
-        refunds: refunds.map((r) => ({ amount: formatUsd(toCents(r.amount)), reason: r.reason, status: r.status, error: r.error })),
+        refunds: refunds.map((r) => ({ id: r.id, amount: formatUsd(toCents(r.amount)), reason: r.reason, status: r.status, error: r.error })),
         timeline: orderTimeline(
           {
             order,

@@ -3,7 +3,7 @@ import type { Db } from '../../db.ts';
 import { toCents, toDecimal, type Cents } from '../../lib/money.ts';
 import { Order } from '../../models/Order.ts';
 import { Refund } from '../../models/Refund.ts';
-import { BadRequest, Conflict, HttpError } from '../../web/errors.ts';
+import { BadRequest, Conflict, HttpError, NotFound } from '../../web/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { PaymentError, type PaymentProvider } from '../payments/provider.ts';
 import { assertRefundable, assertTransition } from '../orders/order-transitions.ts';
@@ -70,6 +70,62 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     return moved === 1;
   }
 
+  /** Step 3 of a cancel: money back, status canceled, stock returned, customer told. Once. */
+  async function finishCancel(orderId: number, refund: Refund, actorId: number): Promise<void> {
+    await db.transaction(async (trx) => {
+      const current = await lockOrder(trx, orderId);
+      if (!(await settle(trx, refund))) return;
+      const refunded = toCents(current.refundedAmount) + toCents(refund.amount);
+      const canceledAt = new Date();
+      await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: toDecimal(refunded) });
+      const items = await trx('orderItems').where({ orderId });
+      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
+      await writeAudit(trx, {
+        actorId,
+        action: 'canceled',
+        orderId,
+        before: fulfilmentSnapshot(current),
+        after: { ...fulfilmentSnapshot(current), status: 'canceled', refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(toCents(refund.amount)), reason: refund.reason }, restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })) },
+      });
+      const customer = await customerOf(trx, current);
+      await mailer.enqueue(trx, {
+        to: customer.email,
+        template: 'order-canceled',
+        data: { firstName: customer.firstName, orderId, refunded: toDecimal(toCents(refund.amount)) },
+        dedupeKey: `order-canceled:${orderId}`,
+        orderId,
+      });
+    });
+    mailer.kick();
+  }
+
+  /** Step 3 of a partial refund: the refunded total grows, the customer is told. Once. */
+  async function finishPartial(orderId: number, refund: Refund, actorId: number): Promise<void> {
+    await db.transaction(async (trx) => {
+      const current = await lockOrder(trx, orderId);
+      if (!(await settle(trx, refund))) return;
+      const amount = toCents(refund.amount);
+      const refunded = toCents(current.refundedAmount) + amount;
+      await Order.query(trx).findById(orderId).patch({ refundedAmount: toDecimal(refunded) });
+      await writeAudit(trx, {
+        actorId,
+        action: 'refunded',
+        orderId,
+        before: fulfilmentSnapshot(current),
+        after: { ...fulfilmentSnapshot(current), refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(amount), reason: refund.reason } },
+      });
+      const customer = await customerOf(trx, current);
+      await mailer.enqueue(trx, {
+        to: customer.email,
+        template: 'order-partial-refund',
+        data: { firstName: customer.firstName, orderId, amount: toDecimal(amount), reason: refund.reason, refundedTotal: toDecimal(refunded) },
+        dedupeKey: `order-partial-refund:${refund.id}`,
+        orderId,
+      });
+    });
+    mailer.kick();
+  }
+
   return {
     async cancel(orderId: number, actorId: number, requestKey: string): Promise<void> {
       const key = CANCEL + requestKey;
@@ -92,31 +148,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       const { order, refund } = reserved;
       await askProvider(order, refund, actorId);
 
-      await db.transaction(async (trx) => {
-        const current = await lockOrder(trx, orderId);
-        if (!(await settle(trx, refund))) return;
-        const refunded = toCents(current.refundedAmount) + toCents(refund.amount);
-        const canceledAt = new Date();
-        await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: toDecimal(refunded) });
-        const items = await trx('orderItems').where({ orderId });
-        for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
-        await writeAudit(trx, {
-          actorId,
-          action: 'canceled',
-          orderId,
-          before: fulfilmentSnapshot(current),
-          after: { ...fulfilmentSnapshot(current), status: 'canceled', refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(toCents(refund.amount)), reason: refund.reason }, restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })) },
-        });
-        const customer = await customerOf(trx, current);
-        await mailer.enqueue(trx, {
-          to: customer.email,
-          template: 'order-canceled',
-          data: { firstName: customer.firstName, orderId, refunded: toDecimal(toCents(refund.amount)) },
-          dedupeKey: `order-canceled:${orderId}`,
-          orderId,
-        });
-      });
-      mailer.kick();
+      await finishCancel(orderId, refund, actorId);
     },
 
     async refund(orderId: number, { amountCents, reason }: PartialRefund, actorId: number, requestKey: string): Promise<void> {
@@ -138,29 +170,26 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       const { order, refund } = reserved;
       await askProvider(order, refund, actorId);
 
-      await db.transaction(async (trx) => {
-        const current = await lockOrder(trx, orderId);
-        if (!(await settle(trx, refund))) return;
-        const amount = toCents(refund.amount);
-        const refunded = toCents(current.refundedAmount) + amount;
-        await Order.query(trx).findById(orderId).patch({ refundedAmount: toDecimal(refunded) });
-        await writeAudit(trx, {
-          actorId,
-          action: 'refunded',
-          orderId,
-          before: fulfilmentSnapshot(current),
-          after: { ...fulfilmentSnapshot(current), refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(amount), reason: refund.reason } },
-        });
-        const customer = await customerOf(trx, current);
-        await mailer.enqueue(trx, {
-          to: customer.email,
-          template: 'order-partial-refund',
-          data: { firstName: customer.firstName, orderId, amount: toDecimal(amount), reason: refund.reason, refundedTotal: toDecimal(refunded) },
-          dedupeKey: `order-partial-refund:${refund.id}`,
-          orderId,
-        });
+      await finishPartial(orderId, refund, actorId);
+    },
+
+    /**
+     * Asks the provider again about a refund left pending (the shop stopped, or the provider
+     * was out of reach, after the row was reserved), with the same idempotency key, and
+     * finishes it: the money is never sent twice.
+     */
+    async resume(orderId: number, refundId: number, actorId: number): Promise<void> {
+      const found = await db.transaction(async (trx) => {
+        const order = await lockOrder(trx, orderId);
+        const refund = await Refund.query(trx).findOne({ id: refundId, orderId });
+        if (!refund) throw new NotFound('Refund not found');
+        return { order, refund: replay(refund) };
       });
-      mailer.kick();
+      if (found.refund === 'done') return;
+      const { order, refund } = found;
+      await askProvider(order, refund, actorId);
+      if (refund.requestKey.startsWith(CANCEL)) await finishCancel(orderId, refund, actorId);
+      else await finishPartial(orderId, refund, actorId);
     },
   };
 }

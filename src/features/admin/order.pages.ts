@@ -7,7 +7,7 @@ import { CARRIERS } from '../orders/carriers.ts';
 import type { Fulfilment } from './fulfilment.ts';
 import type { OrderDetails } from './order-details.ts';
 import type { OrderRefunds } from './order-refunds.ts';
-import { cancelInput, refundInput, shipInput } from './order.schemas.ts';
+import { cancelInput, refundInput, resumeInput, shipInput } from './order.schemas.ts';
 import { operatorId, operatorPages } from './operator-access.ts';
 
 // GET  /admin/orders/:id             the order: lines, customer, payment, timeline, and its forms
@@ -15,6 +15,7 @@ import { operatorId, operatorPages } from './operator-access.ts';
 // POST /admin/orders/:id/delivered
 // POST /admin/orders/:id/cancel      cancel and refund what is left (confirmed by a checkbox)
 // POST /admin/orders/:id/refund      refund an amount, with a reason
+// POST /admin/orders/:id/refunds/:refundId/resume   finish a refund left in progress
 export function orderPages({ details, fulfilment, refunds }: { details: OrderDetails; fulfilment: Fulfilment; refunds: OrderRefunds }): Router {
   const router = Router();
   router.use('/admin', operatorPages);
@@ -39,6 +40,10 @@ export function orderPages({ details, fulfilment, refunds }: { details: OrderDet
     act(req, res, refundInput, (id, input) => refunds.refund(id, { amountCents: input.amount, reason: input.reason }, operatorId(req), input.requestKey), (input) => ({ title: 'Refunded', text: `$${(input.amount / 100).toFixed(2)} is on its way back to the customer, who has been emailed.` })),
   );
 
+  router.post('/admin/orders/:id/refunds/:refundId/resume', (req, res) =>
+    act(req, res, resumeInput, (id, input) => refunds.resume(id, input.refundId, operatorId(req)), () => ({ title: 'Refund finished', text: 'The payment provider confirmed the refund.' })),
+  );
+
   /** Parse, act, then 303 back to the order with a toast; a refusal re-renders the order with its message. */
   async function act<S extends z.ZodType | null>(
     req: Request,
@@ -52,7 +57,7 @@ export function orderPages({ details, fulfilment, refunds }: { details: OrderDet
     let input: Input = undefined as Input;
     try {
       if (schema) {
-        const parsed = schema.safeParse(req.body);
+        const parsed = schema.safeParse({ ...req.body, ...req.params });
         if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
         input = parsed.data as Input;
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from '../../lib/schema-fields.ts';
 import { CARRIERS } from '../orders/carriers.ts';
 
 const text = (what: string, max: number) =>
@@ -32,3 +33,5 @@ export const refundInput = z.object({
     .refine((cents) => cents > 0, 'Please enter an amount greater than $0.00.'),
   reason: text('reason', 500),
 });
+
+export const resumeInput = z.object({ refundId: recordId('Refund id') });

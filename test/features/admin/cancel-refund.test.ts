@@ -109,6 +109,7 @@ describe('cancel and refund a paid order', () => {
     await createSandboxProvider(shop.db).refund({ paymentIntentId, idempotencyKey: `refund-${refundId}`, amountCents: totalCents });
 
     const form = await orderForm(agent, orderId);
+    expect(form.html).toContain(`Yes, cancel and refund $${(totalCents / 100).toFixed(2)}`);
     const res = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
     expect(res.status).toBe(303);
     const after = await outcome(orderId, paymentIntentId);
@@ -116,7 +117,25 @@ describe('cancel and refund a paid order', () => {
     expect(after.refundedCents).toBe(totalCents);
     expect(after.stock).toBe(20);
     expect(after.providerRefunds).toHaveLength(1);
+    expect(after.cancelEmails).toHaveLength(1);
     expect(await shop.db('refunds').where({ orderId })).toHaveLength(1);
+  });
+
+  it('finishes a partial refund left pending with "Ask the provider again", once', async () => {
+    const { orderId, paymentIntentId } = await paidOrder();
+    const { agent, operator } = await operatorBrowser(shop);
+    const [refundId] = await shop.db('refunds').insert({ orderId, amount: '4.00', reason: 'Scuffed', status: 'pending', requestKey: 'refund:crashed-request-0002', actorId: operator.id, createdAt: new Date() });
+    await createSandboxProvider(shop.db).refund({ paymentIntentId, idempotencyKey: `refund-${refundId}`, amountCents: 400 });
+
+    const { csrf, html } = await orderForm(agent, orderId);
+    expect(html).toContain(`action="/admin/orders/${orderId}/refunds/${refundId}/resume"`);
+    const answers = await Promise.all([1, 2].map(() => postForm(agent, `/admin/orders/${orderId}/refunds/${refundId}/resume`, { _csrf: csrf })));
+    expect(answers.map((a) => a.status)).toEqual([303, 303]);
+    const after = await outcome(orderId, paymentIntentId);
+    expect(after.refundedCents).toBe(400);
+    expect(after.providerRefunds).toHaveLength(1);
+    expect(await shop.db('audit_log').where({ orderId, action: 'refunded' })).toHaveLength(1);
+    expect((await postForm(agent, `/admin/orders/${orderId}/refunds/999999/resume`, { _csrf: csrf })).status).toBe(404);
   });
 });
 
