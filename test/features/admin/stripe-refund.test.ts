@@ -87,6 +87,30 @@ describe('refunds through Stripe', () => {
     expect(page).toContain('Refunds the provider refused');
   });
 
+  it('keeps a refund in progress when Stripe is out of reach, then finishes it once with the same key', async () => {
+    const { orderId, totalCents, paymentIntentId } = await paidStripeOrder();
+    const stockBefore = await stockOf(shop, BOOK);
+    const { agent } = await operatorBrowser(shop);
+    const form = await orderForm(agent, orderId);
+    standIn.failNext({ status: 503, type: 'api_error', message: 'Stripe is having trouble' }, '/v1/refunds');
+    const res = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
+    expect(res.status).toBe(503);
+    expect(res.text).toContain('Refunds in progress');
+    expect((await shop.db('orders').where({ id: orderId }).first()).status).toBe('succeeded');
+    expect(await stockOf(shop, BOOK)).toBe(stockBefore);
+
+    const refund = await shop.db('refunds').where({ orderId }).first();
+    expect(refund.status).toBe('pending');
+    const { csrf } = await orderForm(agent, orderId);
+    expect((await postForm(agent, `/admin/orders/${orderId}/refunds/${refund.id}/resume`, { _csrf: csrf })).status).toBe(303);
+    const calls = standIn.requests.filter((r) => r.path === '/v1/refunds' && r.form.payment_intent === paymentIntentId);
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([`refund-${refund.id}`, `refund-${refund.id}`]);
+    const order = await shop.db('orders').where({ id: orderId }).first();
+    expect(order.status).toBe('canceled');
+    expect(toCents(order.refundedAmount)).toBe(totalCents);
+    expect(await stockOf(shop, BOOK)).toBe(stockBefore + 2);
+  });
+
   it('says the provider status is unavailable when Stripe cannot be asked, and still shows the order', async () => {
     const { orderId } = await paidStripeOrder();
     const { agent } = await operatorBrowser(shop);
