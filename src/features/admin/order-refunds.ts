@@ -20,6 +20,9 @@ import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
 // a retried request find the row of the first instead of refunding again. A pending row left
 // by a crash between steps 2 and 3 is resumed by the next attempt with the same provider key.
 
+/** A refund still pending after this long was left behind (a stopped process, the provider out of reach). */
+export const STALE_REFUND_MS = 10 * 60_000;
+
 /** Request keys carry what they were for, so a cancel can find its own pending refund. */
 const CANCEL = 'cancel:';
 const PARTIAL = 'refund:';
@@ -126,6 +129,25 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     mailer.kick();
   }
 
+  /**
+   * Asks the provider again about a refund left pending (the shop stopped, or the provider
+   * was out of reach, after the row was reserved), with the same idempotency key, and
+   * finishes it: the money is never sent twice.
+   */
+  async function resume(orderId: number, refundId: number, actorId: number): Promise<void> {
+    const found = await db.transaction(async (trx) => {
+      const order = await lockOrder(trx, orderId);
+      const refund = await Refund.query(trx).findOne({ id: refundId, orderId });
+      if (!refund) throw new NotFound('Refund not found');
+      return { order, refund: replay(refund) };
+    });
+    if (found.refund === 'done') return;
+    const { order, refund } = found;
+    await askProvider(order, refund, actorId);
+    if (refund.requestKey.startsWith(CANCEL)) await finishCancel(orderId, refund, actorId);
+    else await finishPartial(orderId, refund, actorId);
+  }
+
   return {
     async cancel(orderId: number, actorId: number, requestKey: string): Promise<void> {
       const key = CANCEL + requestKey;
@@ -173,24 +195,22 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       await finishPartial(orderId, refund, actorId);
     },
 
-    /**
-     * Asks the provider again about a refund left pending (the shop stopped, or the provider
-     * was out of reach, after the row was reserved), with the same idempotency key, and
-     * finishes it: the money is never sent twice.
-     */
-    async resume(orderId: number, refundId: number, actorId: number): Promise<void> {
-      const found = await db.transaction(async (trx) => {
-        const order = await lockOrder(trx, orderId);
-        const refund = await Refund.query(trx).findOne({ id: refundId, orderId });
-        if (!refund) throw new NotFound('Refund not found');
-        return { order, refund: replay(refund) };
-      });
-      if (found.refund === 'done') return;
-      const { order, refund } = found;
-      await askProvider(order, refund, actorId);
-      if (refund.requestKey.startsWith(CANCEL)) await finishCancel(orderId, refund, actorId);
-      else await finishPartial(orderId, refund, actorId);
+    /** For the scheduled sweep: finishes refunds left pending, in the name of the operator who asked. */
+    async resumeStale(now = new Date()): Promise<number> {
+      const stale = await Refund.query(db).where({ status: 'pending' }).where('createdAt', '<=', new Date(now.getTime() - STALE_REFUND_MS)).orderBy('id').limit(20);
+      let finished = 0;
+      for (const refund of stale) {
+        try {
+          await resume(refund.orderId, refund.id, refund.actorId!);
+          finished++;
+        } catch {
+          // Refused (now recorded as failed) or still out of reach: the order page shows it.
+        }
+      }
+      return finished;
     },
+
+    resume,
   };
 }
 

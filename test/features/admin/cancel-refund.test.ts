@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toCents } from '../../../src/lib/money.ts';
 import { createSandboxProvider } from '../../../src/features/payments/index.ts';
+import { createOrderRefunds, STALE_REFUND_MS } from '../../../src/features/admin/order-refunds.ts';
 import { buildTestShop, flushMail, type TestShop } from '../../helpers/app.ts';
 import { setStock, stockOf } from '../../helpers/checkout.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
@@ -136,6 +137,30 @@ describe('cancel and refund a paid order', () => {
     expect(after.providerRefunds).toHaveLength(1);
     expect(await shop.db('audit_log').where({ orderId, action: 'refunded' })).toHaveLength(1);
     expect((await postForm(agent, `/admin/orders/${orderId}/refunds/999999/resume`, { _csrf: csrf })).status).toBe(404);
+  });
+});
+
+describe('the sweep', () => {
+  it('finishes refunds left pending past the grace period, once, and leaves fresh ones to their request', async () => {
+    const { orderId, totalCents, paymentIntentId } = await paidOrder();
+    const { operator } = await operatorBrowser(shop);
+    const createdAt = new Date();
+    const [refundId] = await shop.db('refunds').insert({ orderId, amount: (totalCents / 100).toFixed(2), reason: 'Order canceled', status: 'pending', requestKey: 'cancel:stale-request-00001', actorId: operator.id, createdAt });
+    const refunds = createOrderRefunds({ db: shop.db, payments: createSandboxProvider(shop.db), mailer: shop.mailer });
+
+    expect(await refunds.resumeStale(new Date(createdAt.getTime() + STALE_REFUND_MS - 60_000))).toBe(0);
+    expect((await shop.db('refunds').where({ id: refundId }).first()).status).toBe('pending');
+
+    const later = new Date(createdAt.getTime() + STALE_REFUND_MS + 60_000);
+    const swept = await Promise.all([refunds.resumeStale(later), refunds.resumeStale(later)]);
+    expect(swept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    const after = await outcome(orderId, paymentIntentId);
+    expect(after.status).toBe('canceled');
+    expect(after.refundedCents).toBe(totalCents);
+    expect(after.stock).toBe(20);
+    expect(after.providerRefunds).toHaveLength(1);
+    expect(after.cancelEntries).toHaveLength(1);
+    expect(after.cancelEntries[0].actorId).toBe(operator.id);
   });
 });
 
