@@ -57,6 +57,10 @@ import { createPacking } from './features/admin/packing.service.ts';
 import { createSystemStatus } from './features/admin/system-status.ts';
 import { statusApi } from './features/admin/status.api.ts';
 import { statusPages } from './features/admin/status.pages.ts';
+import { orderPages } from './features/admin/order.pages.ts';
+import { createFulfilment } from './features/admin/fulfilment.ts';
+import { createOrderRefunds } from './features/admin/order-refunds.ts';
+import { createOrderDetails } from './features/admin/order-details.ts';
 
 export interface AppDeps {
   config: Config;
@@ -144,6 +148,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(packingPages(createPacking(db)));
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus));
+  app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);

@@ -10,6 +10,7 @@ import { createMailer } from './features/mail/mailer.ts';
 import { createCartService } from './features/cart/cart.service.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
 import { createCheckoutService } from './features/checkout/checkout.service.ts';
+import { createOrderRefunds } from './features/admin/order-refunds.ts';
 import { gracefulCloser } from './web/graceful-close.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
@@ -29,7 +30,17 @@ async function main(): Promise<void> {
   const payments = createPaymentProvider({ config, db });
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
   const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
-  const stopSweep = startCheckoutSweep(checkout, log);
+  const refunds = createOrderRefunds({ db, payments, mailer });
+  // One sweep: leftover checkouts, then refunds an operator started that were left in progress.
+  const stopSweep = startCheckoutSweep(
+    {
+      sweep: async (now) => {
+        const { settled } = await checkout.sweep(now);
+        return { settled: settled + (await refunds.resumeStale(now)) };
+      },
+    },
+    log,
+  );
 
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();

@@ -184,13 +184,24 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       if (intent.status !== 'succeeded') {
         throw new ApiError(400, 'invalid_request_error', `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'charge_not_refundable');
       }
-      if ([...refunds.values()].some((r) => r.payment_intent === intent.id)) {
+      const refunded = [...refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + Number(r.amount), 0);
+      const left = intent.amount - refunded;
+      if (left <= 0) {
         throw new ApiError(400, 'invalid_request_error', `Charge for ${intent.id} has already been refunded.`, 'charge_already_refunded');
+      }
+      const amount = form.amount === undefined ? left : requiredInteger(form, 'amount');
+      if (amount > left) {
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+          'amount_too_large',
+        );
       }
       const refund = {
         id: id('re'),
         object: 'refund',
-        amount: intent.amount,
+        amount,
         currency: intent.currency,
         payment_intent: intent.id,
         status: 'succeeded',

@@ -16,7 +16,10 @@ export type MailTemplate =
   | 'order-refunded'
   | 'contact-received'
   | 'shop-new-order'
-  | 'shop-new-message';
+  | 'shop-new-message'
+  | 'order-shipped'
+  | 'order-canceled'
+  | 'order-partial-refund';
 
 export interface MailRequest {
   to: string;

@@ -1,12 +1,17 @@
 // Order display status (spec section 4): the payment provider's status wins unless it says
-// there is no payment intent or the provider could not be asked.
+// there is no payment intent or the provider could not be asked, with one exception: what the
+// shop did after the payment (shipped, delivered, canceled) wins over the provider's status,
+// which stays 'succeeded' for ever and would otherwise hide the parcel's progress.
 
 export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
 
 const KNOWN = ['succeeded', 'processing', 'requires_payment_method', 'requires_confirmation', 'requires_action', 'canceled', 'failed', 'delivered', 'shipped', 'pending'];
 
+const FULFILMENT = ['shipped', 'delivered', 'canceled'];
+
 export function displayStatus(orderStatus: string, providerStatus?: string | null): string {
-  const status = providerStatus && providerStatus !== 'no_payment_intent' && providerStatus !== 'stripe_error' ? providerStatus : orderStatus;
+  const providerSays = providerStatus && providerStatus !== 'no_payment_intent' && providerStatus !== 'stripe_error';
+  const status = FULFILMENT.includes(orderStatus) || !providerSays ? orderStatus : providerStatus;
   return KNOWN.includes(status) ? status : 'pending';
 }
 

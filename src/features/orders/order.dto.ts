@@ -1,6 +1,8 @@
 import { toDate } from '../../lib/dates.ts';
 import { toCents, toDecimal } from '../../lib/money.ts';
 import type { Order } from '../../models/Order.ts';
+import { trackingUrl } from './carriers.ts';
+import { displayStatus } from './order-status.ts';
 
 /** An order as the API, the dashboard and the confirmation page show it (spec section 3). */
 export interface OrderDto {
@@ -16,6 +18,11 @@ export interface OrderDto {
   zipCode: string;
   trackingNumber: string | null;
   estimatedDelivery: string | null;
+  /** Set once shipped; trackingUrl is the carrier's page for the parcel, null for 'Other'. */
+  carrier: string | null;
+  trackingUrl: string | null;
+  /** What has been given back so far, "0.00" when nothing. */
+  refundedAmount: string;
   breakdown: OrderBreakdown;
 }
 
@@ -36,7 +43,7 @@ export function toBreakdown(order: Order): OrderBreakdown {
 export function toOrderDto(order: Order): OrderDto {
   return {
     id: order.id,
-    status: order.status,
+    status: displayStatus(order.status),
     totalAmount: money(order.totalAmount),
     createdAt: toDate(order.createdAt).toISOString(),
     stripePaymentIntentId: order.stripePaymentIntentId,
@@ -53,6 +60,9 @@ export function toOrderDto(order: Order): OrderDto {
     zipCode: order.zipCode,
     trackingNumber: order.trackingNumber,
     estimatedDelivery: order.estimatedDelivery ? toDate(order.estimatedDelivery).toISOString().slice(0, 10) : null,
+    carrier: order.carrier ?? null,
+    trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
+    refundedAmount: money(order.refundedAmount ?? 0),
     breakdown: toBreakdown(order),
   };
 }

@@ -3,6 +3,7 @@ import { requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
 import { orderId } from '../checkout/checkout.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
+import { displayStatus } from './order-status.ts';
 import type { OrdersService } from './orders.service.ts';
 
 // GET /api/orders                      the signed-in customer's orders, newest first
@@ -27,12 +28,13 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
 
   router.get('/orders/:id/stripe-status', async (req, res) => {
     const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! });
-    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent' });
+    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent', status: order.status });
     const stripeStatus = await payments
       .retrievePaymentIntent(order.stripePaymentIntentId)
       .then((intent) => intent.status as string)
       .catch(() => 'stripe_error');
-    res.json({ stripeStatus });
+    // order.status is already the display status without the provider's word; this adds it.
+    res.json({ stripeStatus, status: displayStatus(order.status, stripeStatus) });
   });
 
   return router;

@@ -51,7 +51,8 @@ export interface PaymentProvider {
   createPaymentIntent(input: CreateIntent): Promise<PaymentIntent>;
   retrievePaymentIntent(id: string): Promise<PaymentIntent>;
   cancelPaymentIntent(id: string, idempotencyKey: string): Promise<void>;
-  refund(input: { paymentIntentId: string; idempotencyKey: string }): Promise<{ id: string }>;
+  /** Gives money back: the whole payment, or amountCents of it (a partial refund). Refuses more than is left. */
+  refund(input: { paymentIntentId: string; idempotencyKey: string; amountCents?: number }): Promise<{ id: string }>;
   /** Verifies a webhook's signature and reads it; throws on a forged or stale one. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentEvent;
   /** For /admin: can the provider be reached with the configured keys? */

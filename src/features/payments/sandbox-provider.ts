@@ -164,32 +164,34 @@ export function createSandboxProvider(db: Db): SandboxProvider {
       }
     },
 
-    async refund({ paymentIntentId, idempotencyKey }) {
+    async refund({ paymentIntentId, idempotencyKey, amountCents }) {
       return db.transaction(async (trx) => {
         // Lock the intent (MariaDB; SQLite serialises transactions anyway) so two refunds
-        // with different keys cannot both pass the "not refunded yet" check.
+        // with different keys cannot both pass the "enough left" check.
         const query = trx(INTENTS).where({ id: paymentIntentId });
         if (isMySql(db)) query.forUpdate();
         const intent = (await query.first()) as IntentRow | undefined;
         const existing = await trx(REFUNDS).where({ idempotencyKey }).first();
         if (existing) {
-          if (existing.paymentIntentId !== paymentIntentId) throw idempotencyMismatch(idempotencyKey);
+          const sameAmount = amountCents === undefined || Number(existing.amountCents) === amountCents;
+          if (existing.paymentIntentId !== paymentIntentId || !sameAmount) throw idempotencyMismatch(idempotencyKey);
           return { id: existing.id as string };
         }
         if (!intent) throw new PaymentError(`No such payment_intent: '${paymentIntentId}'`, 404);
         if (intent.status !== 'succeeded') {
           throw new PaymentError('This PaymentIntent does not have a successful charge to refund.', 409);
         }
-        const earlier = await trx(REFUNDS).where({ paymentIntentId }).first();
-        if (earlier) throw new PaymentError('This payment has already been refunded.', 409);
+        const earlier = (await trx(REFUNDS).where({ paymentIntentId }).sum({ total: 'amountCents' }).first()) as { total: number | string | null };
+        const left = Number(intent.amountCents) - Number(earlier.total ?? 0);
+        if (left <= 0) throw new PaymentError(`Charge for ${paymentIntentId} has already been refunded.`, 400);
+        const amount = amountCents ?? left;
+        if (!Number.isInteger(amount) || amount <= 0) throw new PaymentError('Refund amount must be a positive number of cents.', 400);
+        // Stripe's wording for a refund larger than what remains on the charge.
+        if (amount > left) {
+          throw new PaymentError(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 400);
+        }
         const id = newId('re_sbx_');
-        await trx(REFUNDS).insert({
-          id,
-          paymentIntentId,
-          amountCents: intent.amountCents,
-          idempotencyKey,
-          createdAt: new Date(),
-        });
+        await trx(REFUNDS).insert({ id, paymentIntentId, amountCents: amount, idempotencyKey, createdAt: new Date() });
         return { id };
       });
     },

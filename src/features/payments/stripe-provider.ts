@@ -72,8 +72,9 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
       }
     },
 
-    async refund({ paymentIntentId, idempotencyKey }) {
-      const refund = await call(() => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }));
+    async refund({ paymentIntentId, idempotencyKey, amountCents }) {
+      const params = { payment_intent: paymentIntentId, ...(amountCents === undefined ? {} : { amount: amountCents }) };
+      const refund = await call(() => stripe.refunds.create(params, { idempotencyKey }));
       return { id: refund.id };
     },
 

@@ -86,7 +86,7 @@ describe('guest checkout with the sandbox', () => {
     const detail = await buyer.get(`/api/orders/${order.id}`).expect(200);
     expect(detail.body).toMatchObject({ city: 'Portland', zipCode: '97205', shippingAddress: '214 Maple Street', items: [{ quantity: 2, price: '16.99', book: { title: expect.any(String) } }] });
     expect((await buyer.get(`/api/orders/${order.id}/breakdown`)).body).toEqual({ subtotal: '33.98', shipping: '4.99', handling: '2.50', tax: '0.00', total: '41.47' });
-    expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded' });
+    expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'succeeded' });
 
     await flushMail(shop);
     const mails = await shop.db('outbox').where({ toAddress: buyer.parent.email }).select('subject');

@@ -68,6 +68,21 @@ const samples: Record<MailTemplate, { data: Record<string, unknown>; subject: st
     subject: 'About your order #17: refunded',
     shows: ['Omar', '#17', '$23.98', 'The book is out of print'],
   },
+  'order-shipped': {
+    data: { firstName: 'Mia', orderId: 21, carrier: 'UPS', trackingNumber: '1Z999AA10123456784', trackingLink: 'https://www.ups.com/track?tracknum=1Z999AA10123456784', estimatedDelivery: 'December 2, 2026', orderUrl: '/order-confirmation?orderId=21' },
+    subject: 'Your order #21 is on its way',
+    shows: ['Mia', '#21', 'UPS', '1Z999AA10123456784', 'https://www.ups.com/track?tracknum=1Z999AA10123456784', 'December 2, 2026'],
+  },
+  'order-canceled': {
+    data: { firstName: 'Leo', orderId: 22, refunded: '31.48' },
+    subject: 'Your order #22 was canceled and refunded',
+    shows: ['Leo', '#22', '$31.48'],
+  },
+  'order-partial-refund': {
+    data: { firstName: 'Ada', orderId: 23, amount: '5.00', reason: 'Cover arrived bent', refundedTotal: '5.00' },
+    subject: 'A refund on your order #23',
+    shows: ['Ada', '#23', '$5.00', 'Cover arrived bent'],
+  },
   'contact-received': {
     data: { firstName: 'Ivy' },
     subject: 'We received your message',
@@ -141,7 +156,8 @@ describe('mail templates', () => {
       for (const colour of ['#1f5f5b', '#f2a541', '#fff8ec']) expect(mail.html).toContain(colour);
       const hrefs = [...mail.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
       expect(hrefs.length).toBeGreaterThan(0);
-      for (const href of hrefs) expect(href).toMatch(/^https:\/\/shop\.example\.com\//);
+      // The shop's own links, or a carrier's tracking page (the shipped email).
+      for (const href of hrefs) expect(href).toMatch(/^https:\/\/(shop\.example\.com|www\.ups\.com)\//);
     });
   });
 

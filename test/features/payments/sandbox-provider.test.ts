@@ -301,6 +301,21 @@ describe('sandbox cancel and refund', () => {
     await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key() })).rejects.toThrow(/already been refunded/);
   });
 
+  it('refunds part of a payment, never more than is left, like Stripe', async () => {
+    const intent = await newIntent(3000);
+    await confirm(intent, '4242424242424242');
+    const k = key();
+    const first = await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: k, amountCents: 1000 });
+    expect(await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: k, amountCents: 1000 })).toEqual(first);
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 2001 })).rejects.toThrow('Refund amount ($20.01) is greater than unrefunded amount on charge ($20.00)');
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 0 })).rejects.toBeInstanceOf(PaymentError);
+    // Without an amount: whatever is left.
+    await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key() });
+    const rows = await db('sandbox_refunds').where({ paymentIntentId: intent.id });
+    expect(rows.map((r) => Number(r.amountCents)).sort((a, b) => a - b)).toEqual([1000, 2000]);
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 1 })).rejects.toThrow(/already been refunded/);
+  });
+
   it('concurrent refunds make one refund', async () => {
     const intent = await newIntent();
     await confirm(intent, '4242424242424242');

@@ -171,6 +171,22 @@ describe('Stripe provider against the stand-in API', () => {
     await expect(provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-2' })).rejects.toBeInstanceOf(PaymentError);
   });
 
+  it('refunds part of a payment with amount, and refuses more than is left as Stripe does', async () => {
+    const intent = await provider.createPaymentIntent({ amountCents: 3000, customerId: null, metadata: {}, idempotencyKey: 'intent-partial' });
+    standIn.setStatus(intent.id, 'succeeded');
+    const start = standIn.requests.length;
+    await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-1', amountCents: 1000 });
+    expect(requestsSince(start)[0]).toMatchObject({ path: '/v1/refunds', idempotencyKey: 'refund-partial-1', form: { payment_intent: intent.id, amount: '1000' } });
+    // The same key with the same amount is the same refund (the stand-in replays it).
+    await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-1', amountCents: 1000 });
+    expect(standIn.requests.at(-1)!.replayed).toBe(true);
+    const tooMuch = provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-2', amountCents: 2001 });
+    await expect(tooMuch).rejects.toBeInstanceOf(PaymentError);
+    await expect(tooMuch).rejects.toThrow('Refund amount ($20.01) is greater than unrefunded amount on charge ($20.00)');
+    await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-3', amountCents: 2000 });
+    await expect(provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-4', amountCents: 1 })).rejects.toThrow(/already been refunded/);
+  });
+
   it('cancels with an Idempotency-Key; cancelling twice is fine; a succeeded intent is refused', async () => {
     const intent = await provider.createPaymentIntent({ amountCents: 999, customerId: null, metadata: {}, idempotencyKey: 'intent-4' });
     const start = standIn.requests.length;

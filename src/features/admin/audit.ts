@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import { AuditEntry } from '../../models/AuditEntry.ts';
+
+export interface AuditRecord {
+  actorId: number;
+  action: string;
+  orderId?: number;
+  contactMessageId?: number;
+  before: unknown;
+  after: unknown;
+}
+
+/** Written inside the transaction of the change it records, so the log never claims what did not happen. */
+export async function writeAudit(trx: Knex.Transaction, record: AuditRecord): Promise<void> {
+  await AuditEntry.query(trx).insert({
+    actorId: record.actorId,
+    action: record.action,
+    orderId: record.orderId ?? null,
+    contactMessageId: record.contactMessageId ?? null,
+    beforeJson: JSON.stringify(record.before ?? null),
+    afterJson: JSON.stringify(record.after ?? null),
+    createdAt: new Date(),
+  });
+}
