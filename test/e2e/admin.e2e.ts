@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Buyer, CARDS } from '../helpers/checkout.ts';
+import { placePaidOrder } from '../helpers/orders.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { desktop, expectNoAxeViolations, launchBrowser, phone, ROOT, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
@@ -67,14 +67,8 @@ const TRACKING = '9400 1000 0000 0000 0000 42';
 
 /** A parent pays for two books through the JSON API, as the card island does. */
 async function placeOrder() {
-  const buyer = new Buyer({ browser: () => supertest.agent(shop.baseUrl) });
-  await buyer.add(1, 2);
-  await buyer.createAccount();
-  expect((await buyer.startPayment()).status).toBe(200);
-  expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
-  const completed = await buyer.complete();
-  expect(completed.status, JSON.stringify(completed.body)).toBe(200);
-  return { id: Number(completed.body.order.id), parent: buyer.parent };
+  const { buyer, orderId } = await placePaidOrder({ browser: () => supertest.agent(shop.baseUrl) });
+  return { id: orderId, parent: buyer.parent };
 }
 
 async function sendContactMessage(): Promise<void> {

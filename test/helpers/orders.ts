@@ -5,16 +5,16 @@ import { formToken } from './app.ts';
 import { Buyer, CARDS } from './checkout.ts';
 
 /** A parent who paid for `quantity` copies of a book through the real checkout (sandbox card). */
-export async function placePaidOrder(shop: TestShop, { bookId = 1, quantity = 2 } = {}): Promise<{ buyer: Buyer; orderId: number }> {
+export async function placePaidOrder(shop: Pick<TestShop, 'browser'>, { bookId = 1, quantity = 2 } = {}): Promise<{ buyer: Buyer; orderId: number }> {
   const buyer = new Buyer(shop);
   expect((await buyer.signUp(buyer.parent)).status).toBeLessThan(300);
   await buyer.add(bookId, quantity);
   const started = await buyer.startPayment({});
   expect(started.status, JSON.stringify(started.body)).toBe(200);
-  await buyer.confirm(CARDS.success);
+  expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
   const completed = await buyer.complete();
   expect(completed.status, JSON.stringify(completed.body)).toBe(200);
-  return { buyer, orderId: completed.body.order.id as number };
+  return { buyer, orderId: Number(completed.body.order.id) };
 }
 
 /** The order page's hidden fields: CSRF token and the one-time keys of its money forms. */

@@ -2,7 +2,8 @@ import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { ApiBrowser } from '../../helpers/accounts.ts';
-import { Buyer, CARDS } from '../../helpers/checkout.ts';
+import type { Buyer } from '../../helpers/checkout.ts';
+import { placePaidOrder } from '../../helpers/orders.ts';
 import { createOperator, operatorBrowser, signInWithPassword } from '../../helpers/operator.ts';
 
 // Who reaches the publisher's side: every admin page and API against a visitor, a customer,
@@ -32,19 +33,14 @@ let customer: Buyer;
 beforeAll(async () => {
   shop = await buildTestShop();
   // A paid order and a contact message, so the paths name things that exist.
-  customer = new Buyer(shop);
-  await customer.add(1, 2);
-  await customer.createAccount();
-  expect((await customer.startPayment()).status).toBe(200);
-  expect((await customer.confirm(CARDS.success)).status).toBe('succeeded');
-  const completed = await customer.complete();
-  expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+  const placed = await placePaidOrder(shop);
+  customer = placed.buyer;
   const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', {
     firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'URGENT: wrong book', description: 'The parcel had the wrong book in it.',
   });
   expect(contact.status, JSON.stringify(contact.body)).toBeLessThan(300);
   const message = await shop.db('contact_messages').first('id');
-  ids = { order: Number(completed.body.order.id), message: Number(message.id) };
+  ids = { order: placed.orderId, message: Number(message.id) };
 });
 afterAll(async () => {
   await shop.close();

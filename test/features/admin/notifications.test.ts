@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, csrfTokenFor, flushMail, type TestShop } from '../../helpers/app.ts';
-import { Buyer, CARDS, setStock } from '../../helpers/checkout.ts';
+import { setStock, type Buyer } from '../../helpers/checkout.ts';
+import { placePaidOrder } from '../../helpers/orders.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 
 // The publisher hears of each new paid order and each contact message, through the outbox.
 const SHOP_ADDRESS = 'orders@littlelanternbooks.example';
 const BOOK = 2;
 
-async function placePaidOrder(shop: TestShop): Promise<{ orderId: number; buyer: Buyer }> {
+async function placeOrder(shop: TestShop): Promise<{ orderId: number; buyer: Buyer }> {
   await setStock(shop, BOOK, 20);
-  const buyer = new Buyer(shop);
-  await buyer.signUp(buyer.parent);
-  await buyer.add(BOOK, 2);
-  expect((await buyer.startPayment({})).status).toBe(200);
-  expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
-  const done = await buyer.complete();
-  expect(done.status, JSON.stringify(done.body)).toBe(200);
-  return { orderId: Number(done.body.order.id), buyer };
+  return placePaidOrder(shop, { bookId: BOOK, quantity: 2 });
 }
 
 async function sendContactMessage(shop: TestShop, subject: string) {
@@ -42,7 +36,7 @@ describe('with SHOP_NOTIFY_EMAIL set', () => {
 
   it('tells the shop of a new paid order, recorded with the order', async () => {
     const before = toShop().length;
-    const { orderId, buyer } = await placePaidOrder(shop);
+    const { orderId, buyer } = await placeOrder(shop);
     await flushMail(shop);
 
     const mails = toShop().slice(before);
@@ -66,7 +60,7 @@ describe('with SHOP_NOTIFY_EMAIL set', () => {
   });
 
   it('tells the shop once, however often the order is completed again', async () => {
-    const { orderId, buyer } = await placePaidOrder(shop);
+    const { orderId, buyer } = await placeOrder(shop);
     expect((await buyer.complete()).status).toBe(200);
     await flushMail(shop);
     expect(await shop.db('outbox').where({ toAddress: SHOP_ADDRESS, orderId })).toHaveLength(1);
@@ -105,7 +99,7 @@ describe('without SHOP_NOTIFY_EMAIL', () => {
   });
 
   it('sends the customers their mail and the shop nothing', async () => {
-    const { buyer } = await placePaidOrder(shop);
+    const { buyer } = await placeOrder(shop);
     await sendContactMessage(shop, 'URGENT: help');
     await flushMail(shop);
     const recipients = sink.received.flatMap((m) => m.rcptTo);

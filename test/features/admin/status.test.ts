@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { ApiBrowser } from '../../helpers/accounts.ts';
-import { Buyer, CARDS } from '../../helpers/checkout.ts';
+import { placePaidOrder } from '../../helpers/orders.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 import { STATUS_TIMEOUT_MS } from '../../../src/features/admin/system-status.ts';
 import { silentServer } from '../../helpers/silent-server.ts';
@@ -66,12 +66,7 @@ describe('the embedded defaults (sandbox, database, mail to files)', () => {
 
   it('counts the paid orders waiting to be packed and the unread messages', async () => {
     const { agent } = await operatorBrowser(shop);
-    const buyer = new Buyer(shop);
-    await buyer.add(1);
-    await buyer.createAccount();
-    expect((await buyer.startPayment()).status).toBe(200);
-    await buyer.confirm(CARDS.success);
-    expect((await buyer.complete()).status).toBe(200);
+    await placePaidOrder(shop, { quantity: 1 });
     const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', { firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'Hello', description: 'A question about an order.' });
     expect(contact.status).toBeLessThan(300);
 

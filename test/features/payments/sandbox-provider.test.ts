@@ -211,15 +211,17 @@ describe('sandbox card confirmation', () => {
   it('a wrong client secret cannot confirm or authenticate', async () => {
     const intent = await newIntent();
     const other = await newIntent();
+    // Each attempt starts only when awaited: a rejection nobody waits for yet is an unhandled one.
     const attempts = [
-      sandbox.confirmCard({ id: intent.id, clientSecret: other.clientSecret, cardNumber: '4242424242424242', ...GOOD }),
-      sandbox.confirmCard({ id: intent.id, clientSecret: '', cardNumber: '4242424242424242', ...GOOD }),
-      sandbox.confirmCard({ id: 'pi_sbx_missing', clientSecret: intent.clientSecret, cardNumber: '4242424242424242', ...GOOD }),
-      sandbox.completeAuthentication({ id: intent.id, clientSecret: `${intent.clientSecret}x`, succeed: true }),
+      () => sandbox.confirmCard({ id: intent.id, clientSecret: other.clientSecret, cardNumber: '4242424242424242', ...GOOD }),
+      () => sandbox.confirmCard({ id: intent.id, clientSecret: '', cardNumber: '4242424242424242', ...GOOD }),
+      () => sandbox.confirmCard({ id: 'pi_sbx_missing', clientSecret: intent.clientSecret, cardNumber: '4242424242424242', ...GOOD }),
+      () => sandbox.completeAuthentication({ id: intent.id, clientSecret: `${intent.clientSecret}x`, succeed: true }),
     ];
     for (const attempt of attempts) {
-      await expect(attempt).rejects.toBeInstanceOf(PaymentError);
-      await expect(attempt).rejects.toMatchObject({ status: 404, message: 'This payment could not be found.' });
+      const refused = attempt();
+      await expect(refused).rejects.toBeInstanceOf(PaymentError);
+      await expect(refused).rejects.toMatchObject({ status: 404, message: 'This payment could not be found.' });
     }
     expect((await sandbox.retrievePaymentIntent(intent.id)).status).toBe('requires_payment_method');
   });
