@@ -28,6 +28,8 @@ export const operatorPages: RequestHandler = (req, res, next) => {
   if (!user) return res.redirect(303, '/login');
   if (user.role !== 'operator') return next(new NotFound('Page Not Found'));
   if (!hasPassedSecondFactor(req)) return res.redirect(303, TWO_FACTOR_PATH);
+  // Customers' names and addresses: never kept in a browser's or a proxy's cache.
+  res.set('Cache-Control', 'no-store');
   next();
 };
 

@@ -84,6 +84,7 @@ describe('admin pages', () => {
     const { agent } = await operatorBrowser(shop);
     const res = await agent.get(real(page));
     expect(res.status).toBe(page === UNKNOWN_PAGE ? 404 : 200);
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });
 
