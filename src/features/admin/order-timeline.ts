@@ -1,4 +1,4 @@
-import { toDate } from '../../lib/dates.ts';
+import { longDate, toDate } from '../../lib/dates.ts';
 import { formatUsd, toCents } from '../../lib/money.ts';
 
 // Everything that happened to an order, oldest first: placed and paid, each email, each
@@ -54,7 +54,7 @@ function describe(action: string, after: After): { title: string; detail: string
   const refund = after.refund;
   switch (action) {
     case 'shipped':
-      return { title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`, detail: after.estimatedDelivery ? `Estimated delivery ${String(after.estimatedDelivery).slice(0, 10)}` : null };
+      return { title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`, detail: after.estimatedDelivery ? `Estimated delivery ${longDate(String(after.estimatedDelivery).slice(0, 10))}` : null };
     case 'delivered':
       return { title: 'Marked delivered', detail: null };
     case 'canceled':
