@@ -96,6 +96,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         ...amounts,
         shippingAddress: checkout.shippingAddress,
         city: checkout.city,
+        state: checkout.state,
         zipCode: checkout.zipCode,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
       },

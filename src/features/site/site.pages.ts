@@ -10,8 +10,12 @@ export function sitePages(catalog: CatalogService): Router {
   const router = Router();
 
   router.get('/', async (_req, res) => {
-    const featured = await catalog.listBooks({ limit: 4 }).catch(() => []);
-    res.render('pages/home', { featured, freeShippingThreshold: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS) });
+    // The banner's count comes from the catalogue so it never drifts from what /books lists.
+    const [featured, bookCount] = await Promise.all([
+      catalog.listBooks({ limit: 4 }).catch(() => []),
+      catalog.countBooks().catch(() => null),
+    ]);
+    res.render('pages/home', { featured, bookCount, freeShippingThreshold: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS) });
   });
 
   router.get('/about', (_req, res) => res.render('pages/about', { title: 'About Us' }));

@@ -89,8 +89,12 @@ describe('guest checkout with the sandbox', () => {
     expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'succeeded' });
 
     await flushMail(shop);
-    const mails = await shop.db('outbox').where({ toAddress: buyer.parent.email }).select('subject');
-    expect(mails.map((m) => m.subject).filter((s: string) => s.includes('is confirmed'))).toEqual([`Your order #${order.id} is confirmed`]);
+    const mails = await shop.db('outbox').where({ toAddress: buyer.parent.email }).select('subject', 'textBody', 'htmlBody');
+    const confirmations = mails.filter((m) => m.subject.includes('is confirmed'));
+    expect(confirmations.map((m) => m.subject)).toEqual([`Your order #${order.id} is confirmed`]);
+    // The address line carries the state the ZIP code belongs to.
+    expect(confirmations[0].textBody).toContain('Portland, OR 97205');
+    expect(confirmations[0].htmlBody).toContain('Portland, OR 97205');
   });
 
   it('declined card: Payment Failed with the provider message, nothing charged or ordered, copies back', async () => {
