@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { clientAddress } from '../../web/auth.ts';
 import { HttpError } from '../../web/errors.ts';
+import { isServiceUnavailable, RETRY_AFTER_SECONDS } from '../../web/unavailable.ts';
 import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
 
 // GET  /contact   the form
-// POST /contact   plain-HTML submission: saved, then back to the form with a toast
+// POST /contact   plain-HTML submission: saved, then back to the form with a toast;
+//                 on any failure the form comes back filled in, with the reason as a toast
 export function contactPages(contact: ContactService): Router {
   const router = Router();
 
@@ -28,8 +30,16 @@ export function contactPages(contact: ContactService): Router {
     try {
       await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      res.status(err.status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
+      if (err instanceof HttpError && err.status < 500) {
+        res.status(err.status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
+        return;
+      }
+      // The parent's words are still in the request: give them back with the form rather than
+      // the generic error page, so a retry is one tap and nothing typed is lost.
+      const status = isServiceUnavailable(err) ? 503 : 500;
+      req.log.error({ err }, 'contact message not saved');
+      if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.status(status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.failed, variant: 'error' } });
       return;
     }
     req.session.flash = {

@@ -4,6 +4,7 @@ import { EMAIL_PATTERN } from '../../lib/email.ts';
 export const CONTACT_MESSAGES = {
   incomplete: { title: 'Please Complete All Fields', text: 'All fields are required to submit your contact request.' },
   badEmail: { title: 'Invalid Email Address', text: 'Please enter a valid email address.' },
+  failed: { title: 'Failed to Send Message', text: 'There was an error sending your message. Please try again.' },
   tooMany: { title: 'Please Try Again Later', text: 'Too many messages from your network. Please wait an hour and try again, or write to us by email.' },
 } as const;
 

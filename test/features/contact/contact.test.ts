@@ -60,6 +60,31 @@ describe('contact page', () => {
   });
 });
 
+describe('contact page when the message cannot be kept', () => {
+  it("answers 'Failed to Send Message' on the form, filled in as sent, never the generic error page", async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    // A real server failure: the table the message goes into is gone for a moment.
+    await shop.db.schema.renameTable('contact_messages', 'contact_messages_away');
+    let res;
+    try {
+      res = await agent.post('/contact').type('form').send({ ...valid, _csrf: formToken(page.text) });
+    } finally {
+      await shop.db.schema.renameTable('contact_messages_away', 'contact_messages');
+    }
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.text).toContain('Failed to Send Message');
+    expect(res.text).toContain('There was an error sending your message. Please try again.');
+    expect(res.text).not.toContain('Something went wrong');
+    expect(res.text).toContain('<h1>Contact Us</h1>');
+    expect(res.text).toContain('value="Maya"');
+    expect(res.text).toContain('value="maya@example.com"');
+    expect(res.text).toContain(`value="${valid.subject}"`);
+    expect(res.text).toContain(`>${valid.description}</textarea>`);
+    expect(res.text).toMatch(/value="yes" required checked/);
+  });
+});
+
 describe('POST /api/contact', () => {
   it('saves a message', async () => {
     const agent = shop.browser();
