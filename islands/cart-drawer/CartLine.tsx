@@ -1,4 +1,4 @@
-import { lineLimit } from '../../src/features/cart/cart.rules.ts';
+import { plusLimitReason } from '../../src/features/cart/cart.rules.ts';
 import type { CartItemDto } from '../lib/cart-store.ts';
 
 export interface CartLineProps {
@@ -12,6 +12,9 @@ export interface CartLineProps {
 /** One line with its quantity controls: minus at 1 removes the line; plus stops at the line's limit. */
 export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps) {
   const { book, quantity } = item;
+  // A disabled button explains nothing by itself: the reason is shown beside it and read with it.
+  const atLimit = plusLimitReason(quantity, book.inStock);
+  const limitId = `quantity-limit-${book.id}`;
   return (
     <li className="cart-line">
       <img src={book.imageUrl ?? '/images/placeholder-cover.svg'} alt="" width={64} height={96} />
@@ -24,10 +27,15 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           &minus;
         </button>
         <output aria-live="polite">{quantity}</output>
-        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} disabled={disabled || quantity >= lineLimit(book.inStock)} onClick={() => onQuantity(quantity + 1)}>
+        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} aria-describedby={atLimit ? limitId : undefined} disabled={disabled || atLimit !== null} onClick={() => onQuantity(quantity + 1)}>
           +
         </button>
       </div>
+      {atLimit && (
+        <small className="quantity-limit" id={limitId}>
+          {atLimit}
+        </small>
+      )}
       <button type="button" className="remove-line secondary outline" aria-label={`Remove ${book.title} from cart`} disabled={disabled} onClick={onRemove}>
         Remove
       </button>

@@ -82,6 +82,23 @@ describe('cart drawer', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'One more Book 7' })).toHaveProperty('disabled', true));
   });
 
+  it('disables plus at the last copy in stock and says why, on the button and beside it', async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 2, book: book(7, 2) }];
+    await openDrawer();
+    const plus = screen.getByRole('button', { name: 'One more Book 7' });
+    expect(plus).toHaveProperty('disabled', true);
+    expect(screen.getByText('Only 2 in stock')).toBeTruthy();
+    const describedBy = plus.getAttribute('aria-describedby');
+    expect(describedBy && document.getElementById(describedBy)?.textContent).toBe('Only 2 in stock');
+  });
+
+  it('says nothing about the limit while plus still works', async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 1, book: book(7, 2) }];
+    await openDrawer();
+    expect(screen.getByRole('button', { name: 'One more Book 7' })).toHaveProperty('disabled', false);
+    expect(screen.queryByText(/in stock/)).toBeNull();
+  });
+
   it("shows '99+' on the badge above 99 copies and the exact count in the drawer", async () => {
     lines = [{ id: 1, bookId: 7, quantity: 120, book: book(7, 500) }];
     await openDrawer();

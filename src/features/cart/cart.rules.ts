@@ -14,6 +14,21 @@ export function lineLimit(inStock: number): number {
   return Math.max(0, Math.min(inStock, MAX_COPIES_PER_TITLE));
 }
 
+/** The book page's quantity menu stops here: a family rarely buys more copies at once. */
+export const QUANTITY_MENU_MAX = 5;
+
+/** What the book page's menu offers: 1 to the smaller of five and the copies a line may hold. */
+export function quantityChoices(inStock: number): number[] {
+  const top = Math.min(QUANTITY_MENU_MAX, lineLimit(inStock));
+  return Array.from({ length: top }, (_, i) => i + 1);
+}
+
+/** Why plus can add no more copies to a line of `quantity`, or null while it can. */
+export function plusLimitReason(quantity: number, inStock: number): string | null {
+  if (quantity < lineLimit(inStock)) return null;
+  return inStock > MAX_COPIES_PER_TITLE ? PER_TITLE_LIMIT_TEXT : `Only ${inStock} in stock`;
+}
+
 export type QuantityDecision =
   | { kind: 'remove' }
   | { kind: 'set'; quantity: number }

@@ -6,6 +6,7 @@ import { bookId } from './catalog.schemas.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
+import { quantityChoices } from '../cart/cart.rules.ts';
 
 // GET /books       the catalogue grid
 // GET /books/:id   one book
@@ -34,6 +35,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       book,
       recommended,
       stock: stockBadge(book.inStock),
+      quantityChoices: quantityChoices(book.inStock),
       price: formatUsd(book.priceCents),
       buyLinks: buyLinks(book),
       meta: {

@@ -51,6 +51,17 @@ describe('GET /books', () => {
 });
 
 describe('GET /books/:id', () => {
+  it.each([
+    [1, ['1']],
+    [3, ['1', '2', '3']],
+    [40, ['1', '2', '3', '4', '5']],
+  ])('with %i in stock, the quantity menu offers %j', async (inStock, offered) => {
+    await setStock(2, inStock);
+    const res = await shop.browser().get('/books/2').expect(200);
+    const menu = /<select id="quantity"[^>]*>([\s\S]*?)<\/select>/.exec(res.text)?.[1] ?? '';
+    expect([...menu.matchAll(/<option value="(\d+)"/g)].map((m) => m[1])).toEqual(offered);
+  });
+
   it('shows every element of the book page', async () => {
     const book = await Book.query(shop.db).findById(1);
     const res = await shop.browser().get('/books/1').expect(200);
