@@ -53,7 +53,10 @@ export function dismissToast(item: HTMLElement): void {
 function arm(item: HTMLElement, durationMs: number): void {
   clearTimeout(timer);
   timer = setTimeout(() => dismissToast(item), durationMs);
-  item.querySelector<HTMLButtonElement>('[data-toast-close]')?.addEventListener('click', () => dismissToast(item));
+  item.querySelector<HTMLElement>('[data-toast-close]')?.addEventListener('click', (e) => {
+    e.preventDefault(); // the server's close link works by its fragment; with script the toast just goes
+    dismissToast(item);
+  });
   enableSwipe(item);
 }
 
@@ -80,6 +83,7 @@ function enableSwipe(item: HTMLElement): void {
 
 /** Arms a toast the server rendered (a flash message) and the F8 shortcut. */
 export function initToasts(): void {
+  region()?.setAttribute('data-floating', '');
   const existing = region()?.querySelector<HTMLElement>('[data-toast]');
   if (existing) arm(existing, TOAST_DURATION_MS);
   document.addEventListener('keydown', (e) => {

@@ -1,0 +1,79 @@
+// A parent on a phone (390x844): messages never cover the header's controls, with or without
+// JavaScript, and every control is big enough to tap.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
+import { eventually, expectToast } from './steps.ts';
+
+let shop: Shop;
+let browser: Browser;
+const BOOK = 1;
+
+beforeAll(async () => {
+  shop = await startShop();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+async function boxOf(locator: Locator): Promise<Box> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not on screen');
+  return box;
+}
+
+/** The header's controls a parent taps: the logo, the cart and Parent Login. */
+function headerControls(page: Page): Locator[] {
+  const header = page.locator('header.site-header');
+  return [header.locator('a.logo'), header.locator('a[data-cart-button], button[data-cart-button]').first(), header.getByRole('button', { name: 'Parent Login' })];
+}
+
+async function expectClearOfHeader(page: Page, toast: Locator): Promise<void> {
+  const message = await boxOf(toast);
+  for (const control of headerControls(page)) expect(overlaps(message, await boxOf(control))).toBe(false);
+}
+
+async function addFromBookPage(page: Page): Promise<void> {
+  await page.goto(`${shop.baseUrl}/books/${BOOK}`);
+  await page.locator('form[data-add-to-cart]').getByRole('button', { name: 'Add to Cart', exact: true }).click();
+}
+
+describe('messages on a phone', () => {
+  it("with JavaScript, 'Added to Cart!' leaves the logo, the cart and Parent Login free", async () => {
+    await withPage(browser, phone, async (page) => {
+      await addFromBookPage(page);
+      await expectToast(page, 'Added to Cart!');
+      await expectClearOfHeader(page, page.locator('[data-toasts] [data-toast]'));
+      // The cart opens while the message is still up.
+      await page.locator('header [data-cart-button]').first().click({ timeout: 2000 });
+      await page.getByRole('dialog').waitFor();
+    });
+  });
+
+  it('without JavaScript, the flash sits in the page, not over the header, and closes without script', async () => {
+    await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
+      await Promise.all([page.waitForURL((url) => url.pathname === `/books/${BOOK}`), addFromBookPage(page)]);
+      await expectToast(page, 'Added to Cart!');
+      const toast = page.locator('[data-toasts] [data-toast]');
+      const position = await toast.evaluate((el) => {
+        const fixed = (e: Element | null): boolean => !!e && (['fixed', 'sticky'].includes(getComputedStyle(e).position) || fixed(e.parentElement));
+        return fixed(el);
+      });
+      expect(position).toBe(false);
+      await expectClearOfHeader(page, toast);
+      // Nothing lies over the cart link: a trial click checks what would receive the tap.
+      await page.locator('header a[data-cart-button]').click({ trial: true, timeout: 2000 });
+      await toast.getByRole('link', { name: 'Dismiss notification' }).click();
+      await eventually(() => toast.isVisible()).toBe(false);
+    });
+  });
+});
