@@ -77,3 +77,72 @@ describe('messages on a phone', () => {
     });
   });
 });
+
+const CONTROLS = 'button, input:not([type="hidden"]), select, textarea, summary, [role="button"], a[href]';
+
+/**
+ * Every visible control smaller than 24x24 CSS px, except links inside a sentence (WCAG 2.2
+ * 2.5.8's inline exception), as 'tag "name" WxH'.
+ */
+async function smallControls(scope: Locator): Promise<string[]> {
+  const small: string[] = [];
+  for (const control of await scope.locator(CONTROLS).all()) {
+    if (!(await control.isVisible())) continue;
+    const inline = await control.evaluate((el) => {
+      if (el.tagName !== 'A') return false;
+      const parent = el.parentElement;
+      return !!parent && (parent.textContent ?? '').trim().length > (el.textContent ?? '').trim().length;
+    });
+    if (inline) continue;
+    const box = await boxOf(control);
+    if (box.width < 24 || box.height < 24) {
+      const name = await control.evaluate((el) => el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 30));
+      small.push(`${await control.evaluate((el) => el.tagName.toLowerCase())} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return small;
+}
+
+describe('touch targets at 390x844', () => {
+  for (const path of ['/', '/books', `/books/${BOOK}`, '/contact', '/login', '/about']) {
+    it(`every control on ${path} is at least 24x24`, async () => {
+      await withPage(browser, phone, async (page) => {
+        await page.goto(shop.baseUrl + path);
+        expect(await smallControls(page.locator('body'))).toEqual([]);
+      });
+    });
+  }
+
+  it("the drawer's controls are at least 24x24, its minus and plus at least 44x44", async () => {
+    await withPage(browser, phone, async (page) => {
+      await addFromBookPage(page);
+      await expectToast(page, 'Added to Cart!');
+      await page.locator('header [data-cart-button]').first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: /^One more / }).waitFor();
+      expect(await smallControls(dialog)).toEqual([]);
+      for (const name of [/^One more /]) {
+        const box = await boxOf(dialog.getByRole('button', { name }).first());
+        expect(box.width).toBeGreaterThanOrEqual(44);
+        expect(box.height).toBeGreaterThanOrEqual(44);
+      }
+      const minus = await boxOf(dialog.getByRole('group').getByRole('button').first());
+      expect(minus.width).toBeGreaterThanOrEqual(44);
+      expect(minus.height).toBeGreaterThanOrEqual(44);
+    });
+  });
+
+  it("the cart page's quantity controls are at least 44x44 without JavaScript", async () => {
+    await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
+      await Promise.all([page.waitForURL((url) => url.pathname === `/books/${BOOK}`), addFromBookPage(page)]);
+      await page.goto(`${shop.baseUrl}/cart`);
+      const main = page.locator('main');
+      expect(await smallControls(main)).toEqual([]);
+      for (const control of await main.locator('.cart-line-quantity input[type="number"], .cart-line-quantity button').all()) {
+        const box = await boxOf(control);
+        expect(box.height).toBeGreaterThanOrEqual(44);
+        expect(box.width).toBeGreaterThanOrEqual(44);
+      }
+    });
+  });
+});
