@@ -18,7 +18,8 @@ const TEXT: Record<EmailCheckState, string> = {
 
 /**
  * The sign-up form's live email check (spec section 5). It watches the server-rendered
- * input named by inputId and says, 1 second after typing stops, whether the address is free.
+ * input named by inputId and says, 1 second after typing stops, whether the address is free;
+ * while the parent types and while the server answers, it says it is checking.
  */
 export function EmailCheck({ inputId }: { inputId: string }) {
   const [email, setEmail] = useState(() => inputValue(inputId));
@@ -34,10 +35,12 @@ export function EmailCheck({ inputId }: { inputId: string }) {
   useEffect(() => {
     const value = email.trim();
     if (!value) return setState('empty');
+    // The verdict was about the address as it was: drop it at once rather than leave
+    // 'Please enter a valid email address' under an address that may now be fine.
+    setState('checking');
     let cancelled = false;
     const timer = setTimeout(() => {
       if (!EMAIL_PATTERN.test(value)) return setState('invalid');
-      setState('checking');
       api<{ exists: boolean }>('POST', '/api/check-email', { email: value }).then(
         ({ exists }) => !cancelled && setState(exists ? 'taken' : 'available'),
         () => !cancelled && setState('unverified'),
