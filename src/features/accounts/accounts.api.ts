@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { clientAddress, requireUser } from '../../web/auth.ts';
 import { Unauthorized } from '../../web/errors.ts';
 import { parse } from '../../web/validate.ts';
+import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
 import { checkEmailInput, loginInput, passwordChangeInput, profileInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
@@ -10,7 +11,7 @@ import { endUserSession, startUserSession } from './sign-in.ts';
 import { csrfToken } from '../../web/csrf.ts';
 
 // GET  /api/auth/user             the signed-in user (401 for visitors)
-// POST /api/auth/login            {email, password}
+// POST /api/auth/login            {email, password, next?} -> redirectUrl: next when it is a shop path
 // POST /api/auth/signup           {email, password, firstName, lastName}
 // POST /api/auth/reset-password   {email}
 // PUT  /api/auth/profile          {firstName, lastName}
@@ -30,7 +31,8 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
     const input = parse(loginInput, req.body);
     const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input, client: clientAddress(req) });
     await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-    res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : '/dashboard', csrfToken: csrfToken(req) });
+    const next = localPath(req.body?.next);
+    res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : (next ?? '/dashboard'), csrfToken: csrfToken(req) });
   });
 
   router.post('/auth/signup', async (req, res) => {

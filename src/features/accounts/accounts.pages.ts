@@ -2,6 +2,7 @@ import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import { clientAddress } from '../../web/auth.ts';
 import { HttpError } from '../../web/errors.ts';
+import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
@@ -9,8 +10,8 @@ import type { AccountsService, SessionUser } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
 import { TWO_FACTOR_PATH } from '../admin/operator-access.ts';
 
-// GET  /login                       Sign In and Create Account tabs
-// POST /login, /signup              the two forms
+// GET  /login                       Sign In and Create Account tabs; ?next=/path to come back to
+// POST /login, /signup              the two forms (sign-in honours next)
 // GET  /reset-password              forgot password (the dialog's page without JavaScript)
 // POST /reset-password              mail a reset link
 // GET  /reset-password/:token       choose a new password from a mailed link
@@ -23,22 +24,24 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   const router = Router();
 
   router.get('/login', (req, res) => {
-    if (req.session.userId) return res.redirect(303, '/dashboard');
-    renderLogin(res, req.query.tab === 'signup' ? 'signup' : 'signin');
+    const next = localPath(req.query.next);
+    if (req.session.userId) return res.redirect(303, next ?? '/dashboard');
+    renderLogin(res, req.query.tab === 'signup' ? 'signup' : 'signin', { next });
   });
 
   router.post('/login', async (req, res) => {
     const input = loginInput.safeParse(req.body);
-    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
+    const next = localPath(req.body?.next);
+    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email, next }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
     try {
       const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
       await startUserSession(req, { userId: user.id, sessionVersion }, carts);
       if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
-      res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : '/dashboard');
+      res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
     } catch (err) {
       if (err instanceof HttpError && err.message === FAILED_LOGIN_MARKER) return res.redirect(303, FAILED_LOGIN_URL);
       if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      renderLogin(res.status(err.status), 'signin', { email: input.data.email }, { title: M.loginFailed.title, text: err.message });
+      renderLogin(res.status(err.status), 'signin', { email: input.data.email, next }, { title: M.loginFailed.title, text: err.message });
     }
   });
 

@@ -9,10 +9,11 @@ import type { OrdersService } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
 import { orderId } from './checkout.schemas.ts';
+import { signInPathFor } from '../../web/return-path.ts';
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
-// GET /order-confirmation           ?orderId=&paymentIntentId=
+// GET /order-confirmation           ?orderId=&paymentIntentId= (signed out: to sign-in and back)
 export function checkoutPages(deps: { carts: CartService; accounts: AccountsService; orders: OrdersService; payments: PaymentProvider }): Router {
   const router = Router();
 
@@ -31,6 +32,8 @@ export function checkoutPages(deps: { carts: CartService; accounts: AccountsServ
   router.get('/order-confirmation', async (req, res) => {
     const id = orderId.safeParse(req.query.orderId);
     const userId = req.session.userId;
+    // The confirmation email links here: a parent who is signed out signs in and comes back.
+    if (id.success && !userId) return res.redirect(303, signInPathFor(`/order-confirmation?orderId=${id.data}`));
     const order = id.success && userId ? await deps.orders.findOrder({ id: id.data, userId }).catch(() => undefined) : undefined;
     if (!order) return res.status(404).render('checkout/confirmation', { title: 'Order Not Found', order: null });
     const providerStatus = order.stripePaymentIntentId

@@ -51,6 +51,6 @@ describe('checkout pages', () => {
     expect(res.text).toContain('Order Not Found');
     expect(res.text).toContain('Return Home');
     expect(res.text).toContain('Continue Shopping');
-    expect(res.text).toContain('Back to Home');
+    expect(res.text).not.toContain('Back to Home');
   });
 });
