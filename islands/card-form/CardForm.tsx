@@ -4,7 +4,7 @@ import { showTotals, TOTALS_EVENT, type TotalsAnswer } from '../lib/checkout-tot
 import { showToast } from '../lib/toast.ts';
 import { problemWith, readDetails, type CheckoutDetails } from './details.ts';
 import type { IntentHandle, Payer } from './payer.ts';
-import { finishOrder } from './finish-order.ts';
+import { findOrder, finishOrder, type PlacedOrder } from './finish-order.ts';
 import { SandboxCard } from './SandboxCard.tsx';
 
 export const REDIRECT_AFTER_PAYMENT_MS = 1000;
@@ -117,10 +117,12 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       const open = intent.current!;
 
       const name = variant === 'guest' ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
-      const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => ({
-        ok: false as const,
-        message: 'Something went wrong. Please try again.',
-      }));
+      const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => null);
+      if (!result) {
+        // No answer: the card may have been charged all the same, and then its order exists.
+        const order = await findOrder(open.paymentIntentId);
+        return order ? confirmed(order) : fail('Payment Failed', 'Something went wrong. Please try again.');
+      }
       if (!result.ok) return fail('Payment Failed', result.message);
 
       const finished = await finishOrder(open.paymentIntentId, shippingInfo, () => setFinishing(true));
@@ -131,14 +133,17 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
         setChargedWithoutOrder(true);
         return fail('Order Completion Failed', ORDER_PENDING_TEXT);
       }
-      showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
-      const query = new URLSearchParams({ orderId: String(finished.order.id) });
-      if (variant === 'guest') query.set('paymentIntentId', finished.order.stripePaymentIntentId);
-      setTimeout(() => location.assign(`/order-confirmation?${query}`), REDIRECT_AFTER_PAYMENT_MS);
-      return;
+      return confirmed(finished.order);
     } finally {
       setBusy(false);
     }
+  }
+
+  function confirmed(order: PlacedOrder): void {
+    showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
+    const query = new URLSearchParams({ orderId: String(order.id) });
+    if (variant === 'guest') query.set('paymentIntentId', order.stripePaymentIntentId);
+    setTimeout(() => location.assign(`/order-confirmation?${query}`), REDIRECT_AFTER_PAYMENT_MS);
   }
 
   return (

@@ -43,13 +43,19 @@ export async function finishOrder(paymentIntentId: string, shippingInfo: object,
     }
   }
   onRetry();
+  const order = await findOrder(paymentIntentId);
+  return order ? { kind: 'order', order } : { kind: 'lost' };
+}
+
+/** The customer's order made by this payment, looked for a few times; null when none turns up. */
+export async function findOrder(paymentIntentId: string): Promise<PlacedOrder | null> {
   for (const wait of LOOKUP_WAITS_MS) {
     await pause(wait);
     try {
-      return { kind: 'order', order: await api<PlacedOrder>('GET', `/api/orders/by-payment-intent/${encodeURIComponent(paymentIntentId)}`) };
+      return await api<PlacedOrder>('GET', `/api/orders/by-payment-intent/${encodeURIComponent(paymentIntentId)}`);
     } catch {
       // Not there yet (404), or no answer: look again.
     }
   }
-  return { kind: 'lost' };
+  return null;
 }

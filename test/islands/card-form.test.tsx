@@ -143,6 +143,27 @@ describe('the card form after a successful payment', () => {
   });
 });
 
+describe('a confirm call that gets no answer', () => {
+  it('goes to the confirmation when the payment did go through and made its order', async () => {
+    answer('POST /api/sandbox/confirm', dropped);
+    answer(`GET ${LOOKUP}`, found);
+    await payWithCard();
+    await settle();
+    expect(assign).toHaveBeenCalledWith('/order-confirmation?orderId=42');
+    expect(toasts).toEqual(['Payment Successful!']);
+  });
+
+  it("says 'Payment Failed' when no order came of it", async () => {
+    answer('POST /api/sandbox/confirm', dropped);
+    const container = await payWithCard();
+    await settle();
+    expect(toasts).toEqual(['Payment Failed']);
+    expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Something went wrong. Please try again.');
+    expect(countOf('POST /api/complete-order')).toBe(0);
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
+
 describe('a payment that really failed', () => {
   it("says 'Payment Failed' with the bank's words and never tries to complete an order", async () => {
     answer('POST /api/sandbox/confirm', () => Response.json({ status: 'requires_payment_method', error: 'Your card was declined.' }));
