@@ -4,9 +4,12 @@ import { showTotals, TOTALS_EVENT, type TotalsAnswer } from '../lib/checkout-tot
 import { showToast } from '../lib/toast.ts';
 import { problemWith, readDetails, type CheckoutDetails } from './details.ts';
 import type { IntentHandle, Payer } from './payer.ts';
+import { findOrder, finishOrder, type PlacedOrder } from './finish-order.ts';
 import { SandboxCard } from './SandboxCard.tsx';
 
 export const REDIRECT_AFTER_PAYMENT_MS = 1000;
+/** Said when the card was charged and the order could not be found from the page. */
+export const ORDER_PENDING_TEXT = 'Your card was charged, and your order confirmation will be emailed to you shortly. Please do not pay again. If it has not arrived within an hour, please contact us.';
 
 export interface CardFormProps {
   variant: 'guest' | 'account';
@@ -26,8 +29,9 @@ const reason = (err: unknown, fallback: string) => (err instanceof ApiError && e
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the spec's
  * checkout flow: (guest) create the account and payment customer, price the order on the
- * server, create the payment intent, confirm the card, complete the order, and one second
- * after 'Payment Successful!' go to the order confirmation.
+ * server, create the payment intent, confirm the card, complete the order (see finish-order.ts:
+ * a lost answer is retried, then the order is found by its payment), and one second after
+ * 'Payment Successful!' go to the order confirmation.
  */
 export function CardForm({ variant, mode, publishableKey, customer }: CardFormProps) {
   const payer = useRef<Payer | null>(null);
@@ -38,6 +42,9 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   const [busy, setBusy] = useState(false);
   // A failed step is told in a toast and stays written beside the Pay button.
   const [problem, setProblem] = useState<string | null>(null);
+  // The payment succeeded and its answer was lost: the order is being found.
+  const [finishing, setFinishing] = useState(false);
+  const [chargedWithoutOrder, setChargedWithoutOrder] = useState(false);
   const fail = (title: string, text: string) => {
     setProblem(`${title}: ${text}`);
     showToast({ title, text, variant: 'error' });
@@ -65,7 +72,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
     const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      if (!busy && form) void pay(readDetails(form));
+      if (!busy && !chargedWithoutOrder && form) void pay(readDetails(form));
     };
     form?.addEventListener('submit', onSubmit);
     return () => form?.removeEventListener('submit', onSubmit);
@@ -110,43 +117,58 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       const open = intent.current!;
 
       const name = variant === 'guest' ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
-      const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => ({
-        ok: false as const,
-        message: 'Something went wrong. Please try again.',
-      }));
+      const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => null);
+      if (!result) {
+        // No answer: the card may have been charged all the same, and then its order exists.
+        const order = await findOrder(open.paymentIntentId);
+        return order ? confirmed(order) : fail('Payment Failed', 'Something went wrong. Please try again.');
+      }
       if (!result.ok) return fail('Payment Failed', result.message);
 
-      const completed = await api<{ order: { id: number; stripePaymentIntentId: string } }>('POST', '/api/complete-order', {
-        stripePaymentIntentId: open.paymentIntentId,
-        shippingInfo,
-      }).catch((err: unknown) => {
-        // A refund for a book that sold out comes back as a 409 whose message says so.
-        const text = 'Failed to complete order. Please contact support.';
-        fail('Order Completion Failed', err instanceof ApiError && err.status === 409 ? reason(err, text) : text);
-      });
-      if (!completed) return;
-      showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
-      const query = new URLSearchParams({ orderId: String(completed.order.id) });
-      if (variant === 'guest') query.set('paymentIntentId', completed.order.stripePaymentIntentId);
-      setTimeout(() => location.assign(`/order-confirmation?${query}`), REDIRECT_AFTER_PAYMENT_MS);
-      return;
+      const finished = await finishOrder(open.paymentIntentId, shippingInfo, () => setFinishing(true));
+      setFinishing(false);
+      if (finished.kind === 'refused') return fail('Order Completion Failed', finished.message);
+      if (finished.kind === 'lost') {
+        // Paying again would charge twice for one order: the shop makes it and emails it.
+        setChargedWithoutOrder(true);
+        return fail('Order Completion Failed', ORDER_PENDING_TEXT);
+      }
+      return confirmed(finished.order);
     } finally {
       setBusy(false);
     }
+  }
+
+  function confirmed(order: PlacedOrder): void {
+    showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
+    const query = new URLSearchParams({ orderId: String(order.id) });
+    if (variant === 'guest') query.set('paymentIntentId', order.stripePaymentIntentId);
+    setTimeout(() => location.assign(`/order-confirmation?${query}`), REDIRECT_AFTER_PAYMENT_MS);
   }
 
   return (
     <div className="card-form-inner">
       {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" role="group" aria-label="Card details" />}
       {/* The toast announces the failure; this stays, and the Pay button points to it. */}
+      <p className="form-status" role="status">
+        {finishing ? 'Your payment went through. Finishing your order...' : ''}
+      </p>
       {problem && (
         <p className="form-error" id="payment-problem">
           {problem}
+          {chargedWithoutOrder && (
+            <>
+              {' '}
+              <a href="/contact">Contact Little Lantern Books</a>
+            </>
+          )}
         </p>
       )}
-      <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
-        {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
-      </button>
+      {!chargedWithoutOrder && (
+        <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
+          {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
+        </button>
+      )}
       <p className="form-aside">Payments are encrypted and processed by our card payment provider. We never store your card number.</p>
     </div>
   );

@@ -14,6 +14,8 @@
 //     then the suggested Portland address fills the fields.
 //  7. An empty cart at /simple-checkout.
 //  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
+//  9. Guest: the page's complete-order calls fail (a dropped connection, then 500s) after 4242...
+//     is paid; the sandbox's confirm made the order, the page finds it and confirms it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
@@ -340,6 +342,31 @@ describe('checkout on a phone', () => {
       await expectSignedInAs(page, customer.firstName);
       expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
     });
+  });
+
+  it("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
+    const customer = newCustomer('Gus');
+    await withPage(browser, phone, async (page) => {
+      await startGuestCheckout(page);
+      await fillGuestDetails(page, customer);
+      await fillAddress(page, PORTLAND);
+      await expectTotals(page, PORTLAND_TOTALS);
+
+      // The browser never hears back from complete-order: first the connection drops, then the
+      // server errs. The order itself is made on the server by the sandbox's confirm.
+      let completeOrderCalls = 0;
+      await page.route('**/api/complete-order', async (route) => {
+        completeOrderCalls += 1;
+        if (completeOrderCalls === 1) await route.abort('connectionreset');
+        else await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Something went wrong. Please try again.' }) });
+      });
+      await payWith(page, CARDS.succeeds);
+      await eventually(() => page.locator('.form-status').innerText()).toBe('Your payment went through. Finishing your order...');
+      const orderId = await expectPaymentSucceeds(page, 'guest');
+      expect(completeOrderCalls).toBeGreaterThan(1);
+      expect(await page.getByText('Order Completion Failed').count()).toBe(0);
+      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
+    }, { allow: (problem) => problem.includes('/api/complete-order') });
   });
 
   it('an address that fails validation offers the right city, which fills the fields', async () => {

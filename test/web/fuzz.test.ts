@@ -245,7 +245,13 @@ const ROUTES: Route[] = [
   { method: 'get', name: 'GET /api/orders/:id/breakdown', path: (r) => `/api/orders/${orderIdChoice(r)}/breakdown`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/orders/:id/stripe-status', path: (r) => `/api/orders/${orderIdChoice(r)}/stripe-status`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/system-status', path: (r) => `/api/system-status${junkQuery(r, ['x'])}` },
+  { method: 'get', name: 'GET /api/orders/by-payment-intent/:id', path: (r) => `/api/orders/by-payment-intent/${paymentIntentChoice(r)}`, customerShare: 0.8 },
 ];
+
+function paymentIntentChoice(rng: Rng): string {
+  const r = rng();
+  return r < 0.3 ? theirs.id : r < 0.45 ? mine.succeeded.id : junkId(rng);
+}
 
 function orderIdChoice(rng: Rng): string {
   const r = rng();

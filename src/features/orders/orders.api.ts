@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
-import { orderId } from '../checkout/checkout.schemas.ts';
+import { orderId, paymentIntentId } from '../checkout/checkout.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { displayStatus } from './order-status.ts';
 import type { OrdersService } from './orders.service.ts';
@@ -10,6 +10,7 @@ import type { OrdersService } from './orders.service.ts';
 // GET /api/orders/:id                  one of them (anyone else's is a 404)
 // GET /api/orders/:id/breakdown        subtotal, shipping, handling, tax, total
 // GET /api/orders/:id/stripe-status    the payment provider's status of its payment
+// GET /api/orders/by-payment-intent/:paymentIntentId   the order one of their payments made
 export function ordersApi(orders: OrdersService, payments: PaymentProvider): Router {
   const router = Router();
   router.use('/orders', requireUser);
@@ -20,6 +21,10 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
 
   router.get('/orders/:id', async (req, res) => {
     res.json(await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! }));
+  });
+
+  router.get('/orders/by-payment-intent/:paymentIntentId', async (req, res) => {
+    res.json(await orders.findOrderByPayment({ paymentIntentId: parse(paymentIntentId, req.params.paymentIntentId), userId: req.session.userId! }));
   });
 
   router.get('/orders/:id/breakdown', async (req, res) => {

@@ -18,6 +18,13 @@ export function createOrdersService(db: Db) {
       return toOrderDto(order);
     },
 
+    /** The card form's way back to an order another door made (the sandbox, the webhook). */
+    async findOrderByPayment({ paymentIntentId, userId }: { paymentIntentId: string; userId: number }): Promise<OrderDto> {
+      const order = await owned(userId).findOne({ stripePaymentIntentId: paymentIntentId });
+      if (!order) throw new NotFound('Order not found');
+      return toOrderDto(order);
+    },
+
     async findBreakdown({ id, userId }: { id: number; userId: number }): Promise<OrderBreakdown> {
       const order = await Order.query(db).where({ userId }).findById(id);
       if (!order) throw new NotFound('Order not found');

@@ -1,0 +1,179 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CardForm } from '../../islands/card-form/CardForm.tsx';
+import { COMPLETE_ORDER_ATTEMPTS } from '../../islands/card-form/finish-order.ts';
+
+// After the card is paid, the order is the shop's to find: a lost complete-order answer (a
+// dropped connection, a 5xx) is retried, then the order is looked up by its payment, because
+// the sandbox's confirm or Stripe's webhook has made it. Only a real decline says
+// 'Payment Failed'. fetch answers here like the shop's API does; the real API is tested in
+// test/features and the browser journey in test/e2e/checkout.e2e.ts.
+
+const INTENT = 'pi_sbx_0a1b2c';
+const ORDER = { id: 42, stripePaymentIntentId: INTENT, status: 'succeeded' };
+const LOOKUP = `/api/orders/by-payment-intent/${INTENT}`;
+
+type Answer = Response | Error;
+let answers: Record<string, Array<() => Answer>>;
+let calls: string[];
+let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
+/** Every toast's title, in order: a toast removes itself after a few seconds. */
+let toasts: string[];
+let watcher: MutationObserver;
+
+/** Each call to `key` ("POST /api/complete-order") takes the next answer; the last one repeats. */
+function answer(key: string, ...next: Array<() => Answer>) {
+  answers[key] = next;
+}
+const fail500 = () => Response.json({ message: 'Something went wrong. Please try again.' }, { status: 500 });
+const dropped = () => new TypeError('Failed to fetch');
+const notFound = () => Response.json({ message: 'Order not found' }, { status: 404 });
+const found = () => Response.json(ORDER);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  calls = [];
+  answers = {};
+  answer('GET /api/session', () => Response.json({ csrfToken: 't' }));
+  answer('POST /api/calculate-totals', () => Response.json({ subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '0.00', total: '27.48' }));
+  answer('POST /api/create-payment-intent-authenticated', () => Response.json({ clientSecret: `${INTENT}_secret_x`, paymentIntentId: INTENT, amount: 2748 }));
+  answer('POST /api/sandbox/confirm', () => Response.json({ status: 'succeeded', error: null }));
+  answer('POST /api/complete-order', () => Response.json({ order: ORDER }));
+  answer(`GET ${LOOKUP}`, notFound);
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const key = `${init.method ?? 'GET'} ${url}`;
+    calls.push(key);
+    const queue = answers[key];
+    if (!queue) throw new Error(`unexpected ${key}`);
+    const result = (queue.length > 1 ? queue.shift()! : queue[0]!)();
+    if (result instanceof Error) throw result;
+    return result;
+  });
+  assign = vi.fn<(url: string | URL) => void>();
+  vi.spyOn(window.location, 'assign').mockImplementation(assign);
+  document.body.innerHTML = `
+    <div data-toasts><ol></ol></div>
+    <form data-checkout-form>
+      <input name="address" value="1120 SW 5th Ave"><input name="city" value="Portland"><input name="zipCode" value="97205">
+      <div id="card-island"></div>
+    </form>`;
+  toasts = [];
+  watcher = new MutationObserver(() => {
+    const title = document.querySelector('[data-toasts] .toast-title')?.textContent;
+    if (title && toasts.at(-1) !== title) toasts.push(title);
+  });
+  watcher.observe(document.querySelector('[data-toasts]')!, { childList: true, subtree: true });
+});
+afterEach(() => {
+  watcher.disconnect();
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const countOf = (key: string) => calls.filter((c) => c === key).length;
+
+async function payWithCard(number = '4242 4242 4242 4242') {
+  const { container } = render(<CardForm variant="account" mode="sandbox" publishableKey={null} customer={{ name: 'Ada Reader', email: 'ada@example.com' }} />, {
+    container: document.getElementById('card-island')!,
+  });
+  fireEvent.change(container.querySelector('#card-number')!, { target: { value: number } });
+  fireEvent.change(container.querySelector('#card-expiry')!, { target: { value: '12/34' } });
+  fireEvent.change(container.querySelector('#card-cvc')!, { target: { value: '123' } });
+  fireEvent.submit(document.querySelector('form')!);
+  return container;
+}
+
+async function settle() {
+  await act(async () => {
+    await vi.runAllTimersAsync();
+  });
+}
+
+describe('the card form after a successful payment', () => {
+  it('retries a complete-order that failed with a 500, then finds the order by its payment and goes to the confirmation', async () => {
+    answer('POST /api/complete-order', fail500);
+    answer(`GET ${LOOKUP}`, found);
+    await payWithCard();
+    await settle();
+    expect(countOf('POST /api/complete-order')).toBe(COMPLETE_ORDER_ATTEMPTS);
+    expect(countOf(`GET ${LOOKUP}`)).toBe(1);
+    expect(assign).toHaveBeenCalledWith('/order-confirmation?orderId=42');
+    expect(toasts).toEqual(['Payment Successful!']);
+    expect(document.body.textContent).not.toContain('Order Completion Failed');
+  });
+
+  it('says it is finishing the order while it retries a dropped connection, and goes on when a retry answers', async () => {
+    answer('POST /api/complete-order', dropped, () => Response.json({ order: ORDER }));
+    const container = await payWithCard();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(container.querySelector('[role="status"]')?.textContent).toBe('Your payment went through. Finishing your order...');
+    expect(assign).not.toHaveBeenCalled();
+    await settle();
+    expect(countOf('POST /api/complete-order')).toBe(2);
+    expect(countOf(`GET ${LOOKUP}`)).toBe(0);
+    expect(assign).toHaveBeenCalledWith('/order-confirmation?orderId=42');
+  });
+
+  it('keeps looking while the order is not there yet (the webhook is slower than the parent)', async () => {
+    answer('POST /api/complete-order', dropped);
+    answer(`GET ${LOOKUP}`, notFound, dropped, found);
+    await payWithCard();
+    await settle();
+    expect(countOf(`GET ${LOOKUP}`)).toBe(3);
+    expect(assign).toHaveBeenCalledWith('/order-confirmation?orderId=42');
+  });
+
+  it('when no order can be found, says the card was charged, that the order will be emailed and how to reach the shop, and offers no second payment', async () => {
+    answer('POST /api/complete-order', fail500);
+    const container = await payWithCard();
+    await settle();
+    expect(assign).not.toHaveBeenCalled();
+    expect(toasts).toEqual(['Order Completion Failed']);
+    const problem = container.querySelector('#payment-problem')!;
+    expect(problem.textContent).toContain('Your card was charged');
+    expect(problem.textContent).toContain('emailed');
+    expect(problem.querySelector('a')?.getAttribute('href')).toBe('/contact');
+    expect(container.querySelector('button.pay-button')).toBeNull();
+    expect(document.body.textContent).not.toContain('Payment Failed');
+  });
+});
+
+describe('a confirm call that gets no answer', () => {
+  it('goes to the confirmation when the payment did go through and made its order', async () => {
+    answer('POST /api/sandbox/confirm', dropped);
+    answer(`GET ${LOOKUP}`, found);
+    await payWithCard();
+    await settle();
+    expect(assign).toHaveBeenCalledWith('/order-confirmation?orderId=42');
+    expect(toasts).toEqual(['Payment Successful!']);
+  });
+
+  it("says 'Payment Failed' when no order came of it", async () => {
+    answer('POST /api/sandbox/confirm', dropped);
+    const container = await payWithCard();
+    await settle();
+    expect(toasts).toEqual(['Payment Failed']);
+    expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Something went wrong. Please try again.');
+    expect(countOf('POST /api/complete-order')).toBe(0);
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
+
+describe('a payment that really failed', () => {
+  it("says 'Payment Failed' with the bank's words and never tries to complete an order", async () => {
+    answer('POST /api/sandbox/confirm', () => Response.json({ status: 'requires_payment_method', error: 'Your card was declined.' }));
+    const container = await payWithCard('4000 0000 0000 0002');
+    await settle();
+    expect(toasts).toEqual(['Payment Failed']);
+    expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Your card was declined.');
+    expect(countOf('POST /api/complete-order')).toBe(0);
+    expect(countOf(`GET ${LOOKUP}`)).toBe(0);
+    expect(container.querySelector('button.pay-button')).not.toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
