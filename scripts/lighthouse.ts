@@ -1,0 +1,92 @@
+// `npm run lighthouse`: Lighthouse's mobile audit of the pages a parent meets first, against
+// the built shop running in production mode on a scratch SQLite database. Prints the four
+// scores per page and the audits that cost points; fails when accessibility, best practices
+// or SEO is below 100 anywhere (speed is reported, not gated). Nothing here reaches the network.
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/harness.ts';
+import { startProductionServer, type ProductionServer } from '../test/helpers/production-server.ts';
+import { CATEGORIES, formatReport, gateFailures, reportPage, type LighthouseResult, type PageReport } from './lighthouse-report.ts';
+
+interface Target {
+  path: string;
+  /** Request headers for this page only (the checkout's session cookie). */
+  headers?: Record<string, string>;
+}
+
+/** A session whose cart holds one copy of `bookId`, added through the JSON API as the drawer does. */
+async function cartCookie(baseUrl: string, bookId: number): Promise<string> {
+  const session = await fetch(`${baseUrl}/api/session`);
+  const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const added = await fetch(`${baseUrl}/api/cart`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfToken, origin: baseUrl },
+    body: JSON.stringify({ bookId, quantity: 1 }),
+  });
+  if (!added.ok) throw new Error(`POST /api/cart answered ${added.status}: ${await added.text()}`);
+  return cookie;
+}
+
+async function targets(baseUrl: string): Promise<Target[]> {
+  const books = (await (await fetch(`${baseUrl}/api/books`)).json()) as { id: number; inStock: number }[];
+  const first = books[0];
+  const inStock = books.find((b) => b.inStock > 0);
+  if (!first || !inStock) throw new Error('the catalogue is empty');
+  return [
+    { path: '/' },
+    { path: '/books' },
+    { path: `/books/${first.id}` },
+    { path: '/login' },
+    { path: '/checkout', headers: { Cookie: await cartCookie(baseUrl, inStock.id) } },
+  ];
+}
+
+async function audit(shop: ProductionServer): Promise<PageReport[]> {
+  // chrome-launcher gives Chromium a fresh profile directory and removes it on kill().
+  const chrome = await launch({ chromePath: chromiumPath(), chromeFlags: CHROMIUM_ARGS, logLevel: 'error' });
+  try {
+    const reports: PageReport[] = [];
+    for (const target of await targets(shop.baseUrl)) {
+      const run = await lighthouse(`${shop.baseUrl}${target.path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        disableFullPageScreenshot: true,
+        extraHeaders: target.headers,
+      });
+      if (!run) throw new Error(`Lighthouse returned nothing for ${target.path}`);
+      if (run.lhr.runtimeError) throw new Error(`Lighthouse could not audit ${target.path}: ${run.lhr.runtimeError.message}`);
+      reports.push(reportPage(target.path, run.lhr as unknown as LighthouseResult));
+      process.stderr.write(`audited ${target.path}\n`);
+    }
+    return reports;
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function main(): Promise<number> {
+  const shop = await startProductionServer({
+    NODE_ENV: 'production',
+    SEED_CATALOGUE: 'true',
+    // The built-in card sandbox stands in for Stripe, as on a machine without live keys.
+    ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+  });
+  try {
+    const reports = await audit(shop);
+    console.log(formatReport(reports));
+    const failures = gateFailures(reports);
+    if (!failures.length) {
+      console.log('\nAccessibility, best practices and SEO are 100 on every page.');
+      return 0;
+    }
+    console.log(`\nBelow 100:\n  ${failures.join('\n  ')}`);
+    return 1;
+  } finally {
+    await shop.cleanUp();
+  }
+}
+
+process.exitCode = await main();
