@@ -4,20 +4,22 @@
 // or SEO is below 100 anywhere (speed is reported, not gated). Nothing here reaches the network.
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/harness.ts';
 import { startProductionServer, type ProductionServer } from '../test/helpers/production-server.ts';
 import { CATEGORIES, formatReport, gateFailures, reportPage, type LighthouseResult, type PageReport } from './lighthouse-report.ts';
 
 interface Target {
   path: string;
-  /** Request headers for this page only (the checkout's session cookie). */
-  headers?: Record<string, string>;
+  /** The session cookie (name=value) the browser holds before this page is audited. */
+  cookie?: string;
 }
 
 /** A session whose cart holds one copy of `bookId`, added through the JSON API as the drawer does. */
 async function cartCookie(baseUrl: string, bookId: number): Promise<string> {
   const session = await fetch(`${baseUrl}/api/session`);
-  const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = session.headers.getSetCookie()[0]?.split(';')[0];
+  if (!cookie) throw new Error('GET /api/session set no session cookie');
   const { csrfToken } = (await session.json()) as { csrfToken: string };
   const added = await fetch(`${baseUrl}/api/cart`, {
     method: 'POST',
@@ -38,8 +40,29 @@ async function targets(baseUrl: string): Promise<Target[]> {
     { path: '/books' },
     { path: `/books/${first.id}` },
     { path: '/login' },
-    { path: '/checkout', headers: { Cookie: await cartCookie(baseUrl, inStock.id) } },
+    { path: '/checkout', cookie: await cartCookie(baseUrl, inStock.id) },
   ];
+}
+
+/**
+ * Puts the cookie in the browser's own cookie jar, which Lighthouse's storage reset leaves alone
+ * (a Cookie header passed through Lighthouse's extraHeaders never reached the shop from this
+ * Chromium), and checks that the page now shows the cart rather than the empty checkout.
+ */
+async function holdCookie(port: number, url: string, cookie: string): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const [name, ...value] = cookie.split('=');
+    await context.addCookies([{ name: name!, value: value.join('='), url }]);
+    const page = await context.newPage();
+    await page.goto(url);
+    const empty = await page.getByText('Add some books before checking out').count();
+    await page.close();
+    if (empty) throw new Error(`${url} shows an empty cart: the session cookie did not reach it`);
+  } finally {
+    await browser.close();
+  }
 }
 
 async function audit(shop: ProductionServer): Promise<PageReport[]> {
@@ -48,13 +71,14 @@ async function audit(shop: ProductionServer): Promise<PageReport[]> {
   try {
     const reports: PageReport[] = [];
     for (const target of await targets(shop.baseUrl)) {
-      const run = await lighthouse(`${shop.baseUrl}${target.path}`, {
+      const url = `${shop.baseUrl}${target.path}`;
+      if (target.cookie) await holdCookie(chrome.port, url, target.cookie);
+      const run = await lighthouse(url, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: [...CATEGORIES],
         disableFullPageScreenshot: true,
-        extraHeaders: target.headers,
       });
       if (!run) throw new Error(`Lighthouse returned nothing for ${target.path}`);
       if (run.lhr.runtimeError) throw new Error(`Lighthouse could not audit ${target.path}: ${run.lhr.runtimeError.message}`);
