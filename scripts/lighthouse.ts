@@ -65,6 +65,28 @@ async function holdCookie(port: number, url: string, cookie: string): Promise<vo
   }
 }
 
+/**
+ * One page's result. On a loaded machine Chromium sometimes loses the trace of a page load
+ * (Lighthouse's NO_NAVSTART and kin, which say "run Lighthouse again"): such a run scores
+ * nothing, so it is run again, at most twice more. Scores are never retried.
+ */
+async function lighthouseResult(url: string, port: number): Promise<LighthouseResult> {
+  let problem = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const run = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      disableFullPageScreenshot: true,
+    });
+    if (run && !run.lhr.runtimeError) return run.lhr as unknown as LighthouseResult;
+    problem = run?.lhr.runtimeError?.message ?? 'no result';
+    process.stderr.write(`Lighthouse could not audit ${url}, attempt ${attempt} of 3: ${problem}\n`);
+  }
+  throw new Error(`Lighthouse could not audit ${url}: ${problem}`);
+}
+
 async function audit(shop: ProductionServer): Promise<PageReport[]> {
   // chrome-launcher gives Chromium a fresh profile directory and removes it on kill().
   const chrome = await launch({ chromePath: chromiumPath(), chromeFlags: CHROMIUM_ARGS, logLevel: 'error' });
@@ -73,16 +95,7 @@ async function audit(shop: ProductionServer): Promise<PageReport[]> {
     for (const target of await targets(shop.baseUrl)) {
       const url = `${shop.baseUrl}${target.path}`;
       if (target.cookie) await holdCookie(chrome.port, url, target.cookie);
-      const run = await lighthouse(url, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: [...CATEGORIES],
-        disableFullPageScreenshot: true,
-      });
-      if (!run) throw new Error(`Lighthouse returned nothing for ${target.path}`);
-      if (run.lhr.runtimeError) throw new Error(`Lighthouse could not audit ${target.path}: ${run.lhr.runtimeError.message}`);
-      reports.push(reportPage(target.path, run.lhr as unknown as LighthouseResult));
+      reports.push(reportPage(target.path, await lighthouseResult(url, chrome.port)));
       process.stderr.write(`audited ${target.path}\n`);
     }
     return reports;
