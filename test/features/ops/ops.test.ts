@@ -33,6 +33,18 @@ describe('crawlers', () => {
     expect(res.text).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
   });
 
+  it('lets crawlers reach the pages a parent lands on, the checkout included, and keeps private ones out', async () => {
+    const res = await shop.browser().get('/robots.txt').expect(200);
+    const disallowed = [...res.text.matchAll(/^Disallow: (\S+)$/gm)].map((m) => m[1]!);
+    const blocks = (path: string) => disallowed.some((rule) => path.startsWith(rule));
+    for (const path of ['/', '/books', '/books/1', '/login', '/checkout', '/simple-checkout', '/contact']) {
+      expect(blocks(path), path).toBe(false);
+    }
+    for (const path of ['/dashboard', '/admin', '/api/books', '/authcheckout', '/order-confirmation']) {
+      expect(blocks(path), path).toBe(true);
+    }
+  });
+
   it('lists every page and book in sitemap.xml', async () => {
     const res = await shop.browser().get('/sitemap.xml').expect(200).expect('content-type', /xml/);
     const text = res.text ?? res.body.toString();
