@@ -144,7 +144,8 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           {problem}
         </p>
       )}
-      <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
+      {/* Busy, not disabled (the submit handler ignores it while busy): a disabled button drops the keyboard focus, and the bank's dialog would hand it back to nothing. */}
+      <button type="submit" className="pay-button" aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
         {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
       </button>
       <p className="form-aside">Payments are encrypted and processed by our card payment provider. We never store your card number.</p>

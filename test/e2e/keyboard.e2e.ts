@@ -1,8 +1,8 @@
 // A parent who uses only the keyboard buys a book, on a desktop and on a phone-sized window:
 // home (skip link) -> catalogue -> book page -> 'Add to Cart' -> cart drawer (one more copy,
 // Escape closes it and focus returns to the cart button) -> 'Proceed to Checkout' -> guest details
-// and address -> 'Validate Address' -> card 4242... -> 'Pay' -> /order-confirmation -> the
-// greeting in the header -> /dashboard.
+// and address -> 'Validate Address' -> a 3D Secure card (the bank's dialog, refused with Escape)
+// -> card 4242... -> 'Pay' -> /order-confirmation -> the greeting in the header -> /dashboard.
 //
 // Only page.keyboard moves focus or types. After every key press the focused element must show
 // a focus ring (an outline or a box-shadow ring at least 2px wide) and sit inside the viewport.
@@ -199,12 +199,31 @@ async function keyboardPurchase(page: Page, device: string): Promise<void> {
   await eventually(() => page.locator('.address-ok').count()).toBe(1);
   await expectVisibleFocus(page, 'after Validate Address');
 
-  await typeInto(page, '#card-number', '4242 4242 4242 4242');
+  // First a card whose bank asks for 3D Secure: its dialog takes the focus, Escape refuses it,
+  // and the focus comes back to Pay.
+  await typeInto(page, '#card-number', '4000 0025 0000 3155');
   await typeInto(page, '#card-expiry', futureExpiry());
   await typeInto(page, '#card-cvc', '123');
   const total = page.locator('[data-total="total"]');
   await eventually(() => total.innerText()).toMatch(/^\$\d+\.\d\d$/);
-  await tabTo(page, { selector: 'button.pay-button', name: `Pay ${await total.innerText()}` });
+  const pay = { selector: 'button.pay-button', name: `Pay ${await total.innerText()}` };
+  await tabTo(page, pay);
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Confirm this payment' }).waitFor();
+  await eventually(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Complete authentication');
+  await expectVisibleFocus(page, 'the bank dialog');
+  await screenshot(page, `keyboard-${device}-3ds-dialog`, { fullPage: false });
+  await page.keyboard.press('Escape');
+  await page.locator('#payment-problem').waitFor();
+  await eventually(() => page.evaluate(() => document.activeElement?.classList.contains('pay-button'))).toBe(true);
+  await expectVisibleFocus(page, 'Pay, after the bank dialog closed');
+
+  // Then the card that pays: back to the number, select it all and type over it.
+  await tabTo(page, { selector: '#card-number' }, { back: true });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('4242 4242 4242 4242');
+  expect(await page.locator('#card-number').inputValue()).toBe('4242 4242 4242 4242');
+  await tabTo(page, pay);
   await screenshot(page, `keyboard-${device}-checkout`, { fullPage: false });
   await Promise.all([page.waitForURL((url) => url.pathname === '/order-confirmation', { timeout: 30_000 }), page.keyboard.press('Enter')]);
   await page.waitForLoadState('load');
