@@ -51,6 +51,15 @@ describe('cart drawer', () => {
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 
+  it('keeps the focus in the drawer when the pressed control goes away with its line', async () => {
+    await openDrawer();
+    const minus = screen.getByRole('button', { name: 'Remove Book 7' });
+    minus.focus();
+    fireEvent.click(minus);
+    await screen.findByText('Your cart is empty. Add some books to get started!');
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Close cart'));
+  });
+
   it('changes the quantity by one with plus, then refetches the cart', async () => {
     await openDrawer();
     fireEvent.click(screen.getByRole('button', { name: 'One more Book 7' }));
