@@ -35,6 +35,8 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
   }, [chosen]);
 
   const validate = async () => {
+    // Busy, not disabled: a disabled button would drop the keyboard focus to the page.
+    if (busy) return;
     const body = { address: input(addressId)?.value.trim() ?? '', city: input(cityId)?.value.trim() ?? '', zipCode: input(zipId)?.value.trim() ?? '' };
     if (!body.address || !body.city || !body.zipCode) {
       showToast({ title: 'Missing Information', text: 'Please enter a complete address first', variant: 'error' });
@@ -63,7 +65,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
 
   return (
     <div className="address-check-inner">
-      <button type="button" className="secondary outline" onClick={validate} disabled={busy} aria-busy={busy || undefined}>
+      <button type="button" className="secondary outline" onClick={validate} aria-busy={busy || undefined}>
         Validate Address
       </button>
       <div aria-live="polite">

@@ -164,8 +164,9 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           )}
         </p>
       )}
+      {/* Busy, not disabled (the submit handler ignores it while busy): a disabled button drops the keyboard focus, and the bank's dialog would hand it back to nothing. */}
       {!chargedWithoutOrder && (
-        <button type="submit" className="pay-button" disabled={busy} aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
+        <button type="submit" className="pay-button" aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
           {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
         </button>
       )}

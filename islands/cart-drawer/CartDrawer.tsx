@@ -27,6 +27,13 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
   }, []);
   useFocusTrap(drawerRef, open, close);
 
+  // A press that removes its own line (minus at 1, Remove, Clear Cart) takes the focused button
+  // with it; the focus would fall to the page behind the open drawer.
+  useEffect(() => {
+    const drawer = drawerRef.current;
+    if (open && drawer && !drawer.contains(document.activeElement)) drawer.querySelector<HTMLElement>('.drawer-close')?.focus();
+  }, [open, cart]);
+
   useEffect(() => {
     if (!open) return;
     setLoadFailed(false);

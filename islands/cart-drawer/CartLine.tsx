@@ -23,11 +23,11 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
         <span className="cart-line-price">${book.price}</span>
       </div>
       <div className="quantity-control" role="group" aria-label={`Quantity of ${book.title}`}>
-        <button type="button" className="secondary outline" aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`} disabled={disabled} onClick={() => onQuantity(quantity - 1)}>
+        <button type="button" className="secondary outline" aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`} {...unlessOff(disabled, () => onQuantity(quantity - 1))}>
           &minus;
         </button>
         <output aria-live="polite">{quantity}</output>
-        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} aria-describedby={atLimit ? limitId : undefined} disabled={disabled || atLimit !== null} onClick={() => onQuantity(quantity + 1)}>
+        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} aria-describedby={atLimit ? limitId : undefined} {...unlessOff(disabled || atLimit !== null, () => onQuantity(quantity + 1))}>
           +
         </button>
       </div>
@@ -36,9 +36,17 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           {atLimit}
         </small>
       )}
-      <button type="button" className="remove-line secondary outline" aria-label={`Remove ${book.title} from cart`} disabled={disabled} onClick={onRemove}>
+      <button type="button" className="remove-line secondary outline" aria-label={`Remove ${book.title} from cart`} {...unlessOff(disabled, onRemove)}>
         Remove
       </button>
     </li>
   );
+}
+
+/**
+ * A control that is off says so (aria-disabled) and ignores presses, but keeps the keyboard
+ * focus: a `disabled` button drops it to the page the moment a press makes the cart busy.
+ */
+function unlessOff(off: boolean, action: () => void) {
+  return { 'aria-disabled': off || undefined, onClick: () => (off ? undefined : action()) };
 }

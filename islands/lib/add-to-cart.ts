@@ -27,7 +27,9 @@ export function initAddToCart(): void {
 type Toast = { title: string; text: string };
 
 async function add(button: HTMLButtonElement | null, bookId: number, quantity: number, toasts: { success: Toast; failure: Toast }): Promise<void> {
-  if (button) button.disabled = true;
+  // Busy rather than disabled: a disabled button throws the keyboard focus back to the top of the page.
+  if (button?.getAttribute('aria-busy') === 'true') return;
+  button?.setAttribute('aria-busy', 'true');
   try {
     await addToCart(bookId, quantity);
     showToast(toasts.success);
@@ -35,6 +37,6 @@ async function add(button: HTMLButtonElement | null, bookId: number, quantity: n
     const text = err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : toasts.failure.text;
     showToast({ title: toasts.failure.title, text, variant: 'error' });
   } finally {
-    if (button) button.disabled = false;
+    button?.removeAttribute('aria-busy');
   }
 }
