@@ -5,7 +5,8 @@
 // -> card 4242... -> 'Pay' -> /order-confirmation -> the greeting in the header -> /dashboard.
 //
 // Only page.keyboard moves focus or types. After every key press the focused element must show
-// a focus ring (an outline or a box-shadow ring at least 2px wide) and sit inside the viewport.
+// a focus ring (an outline or a box-shadow ring at least 2px wide, at least 3:1 against what is
+// behind it) and sit inside the viewport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { desktop, launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
@@ -47,14 +48,29 @@ function readFocus(page: Page): Promise<Focused> {
     const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
     const describe = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${name}"`;
     const style = getComputedStyle(el);
-    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
-    // A ring drawn as a box-shadow: a visible colour and a spread of at least 2px.
+    // WCAG 1.4.11: the ring's colour, laid over what is behind the element, has at least 3:1 against it.
+    const rgba = (css: string) => (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '0,0,0,0').split(',').map(Number) as [number, number, number, number?];
+    const backdrop = (() => {
+      for (let node = el.parentElement; node; node = node.parentElement) {
+        const [r, g, b, a = 1] = rgba(getComputedStyle(node).backgroundColor);
+        if (a === 1) return [r, g, b] as const;
+      }
+      return [255, 255, 255] as const;
+    })();
+    const luminance = (rgb: readonly number[]) =>
+      rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const contrasts = (css: string) => {
+      const [r, g, b, a = 1] = rgba(css);
+      const laid = [r, g, b].map((c, i) => c * a + backdrop[i]! * (1 - a));
+      const [hi, lo] = [luminance(laid), luminance(backdrop)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05) >= 3;
+    };
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 && contrasts(style.outlineColor);
+    // A ring drawn as a box-shadow: a colour that stands out and a spread of at least 2px.
     const rings = style.boxShadow === 'none' ? [] : style.boxShadow.split(/,(?![^(]*\))/);
     const ring = rings.some((shadow) => {
-      const colour = /rgba?\(([^)]*)\)/.exec(shadow);
-      const alpha = colour ? Number(colour[1]!.split(',')[3] ?? 1) : 1;
       const lengths = shadow.replace(/rgba?\([^)]*\)/, '').replace('inset', '').trim().split(/\s+/).map(parseFloat);
-      return alpha > 0 && (lengths[3] ?? 0) >= 2;
+      return (lengths[3] ?? 0) >= 2 && contrasts(shadow);
     });
     const box = el.getBoundingClientRect();
     const inView = box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;

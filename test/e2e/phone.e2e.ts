@@ -2,7 +2,7 @@
 // JavaScript, and every control is big enough to tap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
+import { launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast } from './steps.ts';
 
 let shop: Shop;
@@ -48,14 +48,20 @@ async function addFromBookPage(page: Page): Promise<void> {
 }
 
 describe('messages on a phone', () => {
-  it("with JavaScript, 'Added to Cart!' leaves the logo, the cart and Parent Login free", async () => {
+  it("with JavaScript, 'Added to Cart!' leaves the logo, the cart and Parent Login free, and the open cart's buttons", async () => {
     await withPage(browser, phone, async (page) => {
       await addFromBookPage(page);
       await expectToast(page, 'Added to Cart!');
       await expectClearOfHeader(page, page.locator('[data-toasts] [data-toast]'));
-      // The cart opens while the message is still up.
+      // The cart opens while the message is still up, and the message moves off its buttons.
       await page.locator('header [data-cart-button]').first().click({ timeout: 2000 });
-      await page.getByRole('dialog').waitFor();
+      const drawer = page.getByRole('dialog');
+      await drawer.getByRole('button', { name: 'Proceed to Checkout' }).waitFor();
+      const message = await boxOf(page.locator('[data-toasts] [data-toast]'));
+      for (const control of [drawer.getByRole('button', { name: 'Close cart' }), drawer.getByRole('button', { name: 'Proceed to Checkout' })]) {
+        expect(overlaps(message, await boxOf(control))).toBe(false);
+      }
+      await screenshot(page, 'phone-message-over-open-cart', { fullPage: false });
     });
   });
 
