@@ -3,6 +3,7 @@ import type { AccountsService, SessionUser } from '../features/accounts/accounts
 import type { CartService } from '../features/cart/cart.service.ts';
 import { cartBadgeText } from '../features/cart/badge.ts';
 import { csrfToken } from './csrf.ts';
+import { hasSession } from './session-presence.ts';
 import { ACCOUNT_MESSAGES } from '../features/accounts/accounts.messages.ts';
 
 // Signing out destroys the session, so its toast travels in the redirect's query instead.
@@ -19,6 +20,8 @@ export function pageLocals(deps: { accounts: AccountsService; carts: CartService
     res.locals.cartBadge = cartBadgeText(cartCount);
     res.locals.currentPath = req.path;
     res.locals.csrfToken = () => csrfToken(req);
+    // A form a visitor without a session may send (add to cart) leaves the token out rather than make a session for it.
+    res.locals.hasSession = hasSession(req);
     res.locals.flash = session.flash ?? (req.query.loggedout === '1' ? { ...LOGGED_OUT, variant: 'success' } : null);
     if (session.flash) delete session.flash;
     next();

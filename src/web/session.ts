@@ -6,6 +6,7 @@ import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
+import { rememberStoredSessions } from './session-presence.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -90,7 +91,7 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
   return session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
-    store,
+    store: rememberStoredSessions(store),
     resave: false,
     // Browsing creates no session: one is stored only once something is put in it.
     saveUninitialized: false,
