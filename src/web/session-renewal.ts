@@ -8,8 +8,9 @@ import { hasSession } from './session-presence.ts';
  */
 export function renewAgingSessions(maxAgeMs: number): RequestHandler {
   return (req, _res, next) => {
-    const expires = req.session?.cookie.expires;
-    if (hasSession(req) && expires && expires.getTime() - Date.now() < maxAgeMs / 2) req.session.renewedAt = Date.now();
+    if (!hasSession(req)) return next();
+    const expires = req.session.cookie.expires;
+    if (expires && expires.getTime() - Date.now() < maxAgeMs / 2) req.session.renewedAt = Date.now();
     next();
   };
 }

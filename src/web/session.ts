@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
-import { rememberStoredSessions } from './session-presence.ts';
+import { lazySessions, rememberStoredSessions } from './session-presence.ts';
 import { renewAgingSessions } from './session-renewal.ts';
 
 declare module 'express-session' {
@@ -111,7 +111,7 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler[
       maxAge: maxAgeMs,
     },
   });
-  return [sessions, renewAgingSessions(maxAgeMs)];
+  return [lazySessions(sessions, SESSION_COOKIE), renewAgingSessions(maxAgeMs)];
 }
 
 /**
