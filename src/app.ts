@@ -99,7 +99,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.set('query parser', 'simple');
   useEta(app, { cache: config.isProduction });
   // Defaults for pages rendered before pageLocals runs (an error early in the stack).
-  Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '' });
+  Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '', hasSession: false });
 
   app.use(requestLog(log));
   app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
@@ -109,7 +109,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
     { name: 'database', check: () => pingDb(db) },
     { name: 'sessions', check: () => sessions.ping() },
   ]));
-  app.use(crawlerRoutes(catalog, config.PUBLIC_URL));
+  app.use(crawlerRoutes(catalog, config.publicUrl));
   app.use(webhookApi(payments, checkout, log));
 
   app.use(express.json({ limit: BODY_LIMIT }));
@@ -138,7 +138,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(accountsPages(accounts, carts));
   app.use(dashboardPages(accounts, orders));
   app.use(checkoutPages({ carts, accounts, orders, payments }));
-  app.use(catalogPages(catalog, log));
+  app.use(catalogPages(catalog, log, config.publicUrl));
   app.use(cartPages(carts));
   app.use(contactPages(contact));
   app.use(twoFactorPages(twoFactor, accounts));

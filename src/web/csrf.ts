@@ -1,6 +1,7 @@
 import { csrfSync } from 'csrf-sync';
 import type { Request, RequestHandler } from 'express';
 import { Forbidden } from './errors.ts';
+import { hasSession } from './session-presence.ts';
 
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -30,18 +31,38 @@ export const rejectCrossSite: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * A visitor with a session proves each change with its token. A visitor without one has no
+ * token to send (book pages make no session), and nothing of theirs a forged request could
+ * act on: their first change is accepted when the browser says it came from the shop's own
+ * pages, and the session it creates gets its token.
+ */
 export const csrfProtection: RequestHandler = (req, res, next) => {
-  csrfSynchronisedProtection(req, res, (err?: unknown) => next(err ? new Forbidden(CSRF_MESSAGE) : undefined));
+  if (hasSession(req)) {
+    csrfSynchronisedProtection(req, res, (err?: unknown) => next(err ? new Forbidden(CSRF_MESSAGE) : undefined));
+    return;
+  }
+  if (SAFE_METHODS.has(req.method)) return next();
+  if (!cameFromTheShop(req)) return next(new Forbidden(CSRF_MESSAGE));
+  csrfToken(req);
+  next();
 };
+
+// Positive proof only: a request that says nothing about where it came from is refused.
+function cameFromTheShop(req: Request): boolean {
+  if (req.get('sec-fetch-site') === 'same-origin') return true;
+  const host = req.get('host');
+  return [req.get('origin'), req.get('referer')].some((url) => url !== undefined && hostOf(url) === host);
+}
 
 /** The token for this session, created (with the session) on first use. */
 export function csrfToken(req: Request): string {
   return generateToken(req);
 }
 
-function hostOf(origin: string): string | undefined {
+function hostOf(url: string): string | undefined {
   try {
-    return new URL(origin).host;
+    return new URL(url).host;
   } catch {
     return undefined;
   }

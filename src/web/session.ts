@@ -6,6 +6,8 @@ import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
+import { lazySessions, rememberStoredSessions } from './session-presence.ts';
+import { renewAgingSessions } from './session-renewal.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -16,6 +18,8 @@ declare module 'express-session' {
     sessionVersion: number;
     cartId: number;
     flash: { title: string; text: string; variant: 'success' | 'error' };
+    /** When the session was last extended (see renewAgingSessions). */
+    renewedAt: number;
   }
 }
 
@@ -86,11 +90,13 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
   };
 }
 
-export function sessionMiddleware(config: Config, store: Store): RequestHandler {
-  return session({
+/** Sessions are written when they change, or past half their life (see renewAgingSessions). */
+export function sessionMiddleware(config: Config, store: Store): RequestHandler[] {
+  const maxAgeMs = config.SESSION_MAX_AGE_DAYS * 86_400_000;
+  const sessions = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
-    store,
+    store: rememberStoredSessions(store),
     resave: false,
     // Browsing creates no session: one is stored only once something is put in it.
     saveUninitialized: false,
@@ -102,9 +108,10 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler 
       httpOnly: true,
       sameSite: 'lax',
       secure: config.isProduction ? 'auto' : false,
-      maxAge: config.SESSION_MAX_AGE_DAYS * 86_400_000,
+      maxAge: maxAgeMs,
     },
   });
+  return [lazySessions(sessions, SESSION_COOKIE), renewAgingSessions(maxAgeMs)];
 }
 
 /**

@@ -11,7 +11,7 @@ export class SessionStoreTimeout extends Error {
 type Callback = (err?: unknown, value?: unknown) => void;
 
 /**
- * Gives every call to a session store a deadline, and one way to fail.
+ * Gives every call to a session store a deadline, and one way to fail; writes only on set.
  *
  * The Redis client's own timeouts stop once a command is written, so a Redis that accepts
  * connections but answers nothing (paused, swapping, a half-open network) would otherwise
@@ -56,8 +56,6 @@ export class DeadlineStore extends session.Store {
     this.call(callback, (done) => this.inner.destroy(sid, done));
   }
 
-  override touch(sid: string, data: SessionData, callback?: () => void): void {
-    if (!this.inner.touch) return callback?.();
-    this.call(callback as Callback | undefined, (done) => this.inner.touch!(sid, data, done));
-  }
+  // No touch: express-session would call it on every request with an unchanged session (an
+  // EXPIRE in Redis, an UPDATE in SQL). Sessions are extended by renewAgingSessions instead.
 }

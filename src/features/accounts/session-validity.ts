@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { regenerateSession } from '../../web/auth.ts';
+import { existingSession } from '../../web/session-presence.ts';
 import type { AccountsService } from './accounts.service.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { AccountsService } from './accounts.service.ts';
  */
 export function endStaleSessions(accounts: AccountsService): RequestHandler {
   return async (req, res, next) => {
-    const { userId } = req.session;
+    const userId = existingSession(req)?.userId;
     if (!userId) return next();
     const user = await accounts.findSessionUser(userId);
     // Sessions from before versions existed carry none: they match the first version, 0.

@@ -10,7 +10,9 @@ import { quantityChoices } from '../cart/cart.rules.ts';
 
 // GET /books       the catalogue grid
 // GET /books/:id   one book
-export function catalogPages(catalog: CatalogService, log: { error(o: object, m: string): void }): Router {
+// Addresses that leave the page (JSON-LD, canonical, share image) are under publicUrl, the
+// configured PUBLIC_URL, never the request's Host header.
+export function catalogPages(catalog: CatalogService, log: { error(o: object, m: string): void }, publicUrl: string): Router {
   const router = Router();
 
   router.get('/books', async (_req, res) => {
@@ -40,9 +42,10 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       buyLinks: buyLinks(book),
       meta: {
         description: summary(book.description),
-        image: book.imageUrl,
+        image: book.imageUrl ? `${publicUrl}${book.imageUrl}` : undefined,
         type: 'book',
-        jsonLd: bookJsonLd(book, `${req.protocol}://${req.get('host')}`),
+        canonical: `${publicUrl}/books/${book.id}`,
+        jsonLd: bookJsonLd(book, publicUrl),
       },
     });
   });

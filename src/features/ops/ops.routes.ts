@@ -34,24 +34,22 @@ export function healthRoutes(probes: ReadinessProbe[]): Router {
 }
 
 // GET /robots.txt, /sitemap.xml
-export function crawlerRoutes(catalog: CatalogService, publicUrl: string | undefined): Router {
+// Every address is under publicUrl (the configured PUBLIC_URL), never the request's Host header.
+export function crawlerRoutes(catalog: CatalogService, publicUrl: string): Router {
   const router = Router();
-  const origin = (host: string | undefined, protocol: string) => publicUrl?.replace(/\/$/, '') ?? `${protocol}://${host}`;
 
-  router.get('/robots.txt', (req, res) => {
-    const base = origin(req.get('host'), req.protocol);
+  router.get('/robots.txt', (_req, res) => {
     // The guest checkout stays crawlable: without a cart a crawler sees only 'Return to Books',
     // and a page barred from indexing fails the SEO audit the shop is held to.
     res.type('text/plain').send(
-      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'),
+      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n'),
     );
   });
 
-  router.get('/sitemap.xml', async (req, res) => {
-    const base = origin(req.get('host'), req.protocol);
+  router.get('/sitemap.xml', async (_req, res) => {
     const books = await catalog.listBooks();
     const paths = ['/', '/books', '/about', '/contact', '/termsofuse', '/copyrighttrademark', '/privacy', ...books.map((b) => `/books/${b.id}`)];
-    const urls = paths.map((p) => `  <url><loc>${escapeXml(base + p)}</loc></url>`).join('\n');
+    const urls = paths.map((p) => `  <url><loc>${escapeXml(publicUrl + p)}</loc></url>`).join('\n');
     res.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
   });
 
