@@ -42,7 +42,9 @@ import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
 import { securityHeaders } from './web/security.ts';
-import { insecureCookieWarning, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { pageCache } from './web/page-cache.ts';
+import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
@@ -104,6 +106,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(requestLog(log));
   app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
   app.use(staticFiles());
+  app.use(pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE }));
 
   app.use(healthRoutes([
     { name: 'database', check: () => pingDb(db) },
