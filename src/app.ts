@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
@@ -37,7 +36,8 @@ import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
 import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
 import type { Assets } from './web/assets.ts';
-import { BUILD_DIR } from './web/assets.ts';
+import { staticFiles } from './web/static-files.ts';
+import { compressResponses } from './web/compress-responses.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
@@ -106,6 +106,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(requestLog(log));
   app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
   app.use(staticFiles());
+  app.use(compressResponses);
   app.use(pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE }));
 
   app.use(healthRoutes([
@@ -156,14 +157,6 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
   return app;
-}
-
-// Hashed build output is immutable; the rest of public/ may change between releases.
-function staticFiles(): RequestHandler {
-  const router = express.Router();
-  router.use('/assets', express.static(path.join(BUILD_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-  router.use(express.static(path.resolve('public'), { maxAge: '1h', index: false }));
-  return router;
 }
 
 // One line per request with its id; cookies and bodies are never logged.
