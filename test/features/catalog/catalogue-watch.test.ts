@@ -68,6 +68,19 @@ describe('the catalogue version', () => {
         return (await watch.current()) === before + 1;
       });
       expect(await watch.current()).toBe(before + 1);
+
+      // And a change made here is announced on the channel for the others.
+      const listener = redis.duplicate();
+      let heard = 0;
+      await listener.connect();
+      await listener.subscribe(CATALOGUE_CHANNEL, () => heard++);
+      try {
+        await shop.db.transaction((trx) => bumpCatalogueVersion(trx));
+        await eventually(async () => heard > 0);
+        expect(heard).toBeGreaterThan(0);
+      } finally {
+        await listener.close();
+      }
     } else {
       expect(await watch.current()).toBe(before);
       time.advance(RECHECK_MS);
