@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { compress, ENCODING_SUFFIX, type Encoding } from '../src/web/compression.ts';
+import { compress, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } from '../src/web/compression.ts';
 
 // Text files are compressed once here, at build, so the server only picks a file:
 // dist/assets/x.js gets x.js.br and x.js.gz beside it, and public/a.svg gets
@@ -10,8 +10,6 @@ import { compress, ENCODING_SUFFIX, type Encoding } from '../src/web/compression
 const TEXT = /\.(js|mjs|css|svg|html|txt|json|xml|webmanifest)$/;
 /** Below this a compressed copy saves less than its headers cost. */
 const MIN_BYTES = 1024;
-
-export const PUBLIC_VARIANTS_DIR = 'public';
 
 export function precompress({ publicDir = 'public' } = {}): Plugin {
   let outDir = 'dist';
@@ -24,7 +22,7 @@ export function precompress({ publicDir = 'public' } = {}): Plugin {
     closeBundle() {
       for (const file of textFiles(path.join(outDir, 'assets'))) writeVariants(file, file);
       const from = path.resolve(publicDir);
-      for (const file of textFiles(from)) writeVariants(file, path.join(outDir, PUBLIC_VARIANTS_DIR, path.relative(from, file)));
+      for (const file of textFiles(from)) writeVariants(file, path.join(outDir, PUBLIC_COPIES_DIR, path.relative(from, file)));
     },
   };
 }

@@ -8,6 +8,9 @@ export type Encoding = 'br' | 'gzip';
 
 export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
+/** Where the build keeps the compressed copies of public/'s files, inside dist/. */
+export const PUBLIC_COPIES_DIR = 'public';
+
 /**
  * The encoding to send among those on offer; undefined for identity. The client's weights
  * decide; on a tie the first offered wins, so brotli beats gzip whatever order the browser

@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { ServeStaticOptions } from 'serve-static';
 import { BUILD_DIR } from './assets.ts';
-import { chooseEncoding, ENCODING_SUFFIX, type Encoding } from './compression.ts';
+import { chooseEncoding, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } from './compression.ts';
 
 /**
  * The build output and public/, each file sent as the .br or .gz copy written at build
@@ -14,7 +14,7 @@ export function staticFiles(buildDir = BUILD_DIR): RequestHandler {
   const router = express.Router();
   const assets = path.join(buildDir, 'assets');
   router.use('/assets', precompressedStatic(assets, assets, { immutable: true, maxAge: '1y', index: false }));
-  router.use(precompressedStatic(path.resolve('public'), path.join(buildDir, 'public'), { maxAge: '1h', index: false }));
+  router.use(precompressedStatic(path.resolve('public'), path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false }));
   return router;
 }
 
