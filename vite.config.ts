@@ -1,10 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/precompress.ts';
 
 // Builds the browser side: one small entry (islands/main.ts) that lazily imports
-// each React island, and the stylesheet. The server reads dist/.vite/manifest.json.
+// each React island, and the stylesheet. The server reads dist/.vite/manifest.json and
+// serves the .br/.gz copies written beside each text file.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   publicDir: false,
   build: {
     outDir: 'dist',

@@ -7,6 +7,7 @@ import * as checkoutGuards from './20261123000200_checkout_guards.ts';
 import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
 import * as operatorSide from './20261123000400_operator_side.ts';
 import * as orderTimeline from './20261123000500_order_timeline.ts';
+import * as catalogueVersion from './20261123000600_catalogue_version.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000300_cart_visitor_key': cartVisitorKey,
   '20261123000400_operator_side': operatorSide,
   '20261123000500_order_timeline': orderTimeline,
+  '20261123000600_catalogue_version': catalogueVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

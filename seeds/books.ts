@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bumpCatalogueVersion } from '../src/features/catalog/catalogue-version.ts';
 
 /** One row of the `books` table as the seed writes it (snake_case columns). */
 export interface SeedBook {
@@ -290,6 +291,7 @@ export async function seedCatalogue(db: Knex): Promise<number> {
     const existing = await trx('books').count({ n: '*' }).first();
     if (Number(existing?.n ?? 0) > 0) return 0;
     await trx('books').insert(books.map((book) => ({ ...book })));
+    await bumpCatalogueVersion(trx);
     return books.length;
   });
 }

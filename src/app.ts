@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
@@ -37,12 +36,15 @@ import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
 import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
 import type { Assets } from './web/assets.ts';
-import { BUILD_DIR } from './web/assets.ts';
+import { staticFiles } from './web/static-files.ts';
+import { compressResponses } from './web/compress-responses.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
 import { securityHeaders } from './web/security.ts';
-import { insecureCookieWarning, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { pageCache } from './web/page-cache.ts';
+import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
 import { adminPages } from './features/admin/admin.pages.ts';
@@ -104,6 +106,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(requestLog(log));
   app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
   app.use(staticFiles());
+  app.use(compressResponses);
+  app.use(pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE }));
 
   app.use(healthRoutes([
     { name: 'database', check: () => pingDb(db) },
@@ -153,14 +157,6 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
   return app;
-}
-
-// Hashed build output is immutable; the rest of public/ may change between releases.
-function staticFiles(): RequestHandler {
-  const router = express.Router();
-  router.use('/assets', express.static(path.join(BUILD_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-  router.use(express.static(path.resolve('public'), { maxAge: '1h', index: false }));
-  return router;
 }
 
 // One line per request with its id; cookies and bodies are never logged.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
-const TABLES = ['users', 'books', 'carts', 'cart_items', 'orders', 'order_items', 'stock_holds', 'contact_messages', 'account_tokens', 'outbox', 'sessions', 'rate_limits', 'checkouts', 'sandbox_customers', 'sandbox_payment_intents', 'sandbox_refunds', 'recovery_codes', 'refunds', 'audit_log'];
+const TABLES = ['users', 'books', 'carts', 'cart_items', 'orders', 'order_items', 'stock_holds', 'contact_messages', 'account_tokens', 'outbox', 'sessions', 'rate_limits', 'checkouts', 'sandbox_customers', 'sandbox_payment_intents', 'sandbox_refunds', 'recovery_codes', 'refunds', 'audit_log', 'catalogue_version'];
 
 let database: TestDatabase;
 let db: Db;

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { ApiBrowser, newParent, type Parent } from './accounts.ts';
 import type { TestShop } from './app.ts';
+import { bumpCatalogueVersion } from '../../src/features/catalog/catalogue-version.ts';
 
 export const SHIPPING = { address: '214 Maple Street', city: 'Portland', zipCode: '97205' };
 export const CARDS = { success: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', threeDSecure: '4000 0025 0000 3155' };
@@ -60,6 +61,10 @@ export async function stockOf(shop: TestShop, bookId: number): Promise<number> {
   return Number((await shop.db('books').where({ id: bookId }).first()).inStock);
 }
 
+/** Sets a book's stock as an operator's change would: with a new catalogue version. */
 export async function setStock(shop: TestShop, bookId: number, inStock: number): Promise<void> {
-  await shop.db('books').where({ id: bookId }).update({ inStock });
+  await shop.db.transaction(async (trx) => {
+    await trx('books').where({ id: bookId }).update({ inStock });
+    await bumpCatalogueVersion(trx);
+  });
 }

@@ -9,6 +9,7 @@ import { PaymentError, type PaymentProvider } from '../payments/provider.ts';
 import { assertRefundable, assertTransition } from '../orders/order-transitions.ts';
 import { writeAudit } from './audit.ts';
 import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
+import { bumpCatalogueVersion } from '../catalog/catalogue-version.ts';
 
 // Cancel-and-refund and partial refunds. Money moves in three steps:
 //   1. under the order's lock, a refunds row is reserved ('pending') for the amount, so the
@@ -83,6 +84,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: toDecimal(refunded) });
       const items = await trx('orderItems').where({ orderId });
       for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
+      if (items.length > 0) await bumpCatalogueVersion(trx);
       await writeAudit(trx, {
         actorId,
         action: 'canceled',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { CheckoutLine } from '../../models/Checkout.ts';
+import { bumpCatalogueVersion } from '../catalog/catalogue-version.ts';
 
 // Copies are held while a payment is in progress: taken from books.in_stock when the payment
 // intent is created, recorded in stock_holds, and either sold (the hold row is dropped) or
@@ -20,6 +21,7 @@ export class SoldOut extends Error {
 /** Takes one copy count out of stock, only if that many are there. */
 async function takeStock(trx: Trx, bookId: number, quantity: number): Promise<boolean> {
   const changed = await trx('books').where({ id: bookId }).andWhere('inStock', '>=', quantity).decrement('inStock', quantity);
+  if (changed === 1) await bumpCatalogueVersion(trx);
   return changed === 1;
 }
 
@@ -54,6 +56,7 @@ export async function releaseHolds(db: Db, filter: { paymentIntentId: string } |
       // Only the request that removes the hold row gives the copies back.
       if ((await trx('stockHolds').where({ id: hold.id }).delete()) !== 1) return;
       await trx('books').where({ id: hold.bookId }).increment('inStock', hold.quantity);
+      await bumpCatalogueVersion(trx);
       released++;
     });
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toCents } from '../../../src/lib/money.ts';
+import { readCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 import { createSandboxProvider } from '../../../src/features/payments/index.ts';
 import { createOrderRefunds, STALE_REFUND_MS } from '../../../src/features/admin/order-refunds.ts';
 import { buildTestShop, flushMail, type TestShop } from '../../helpers/app.ts';
@@ -50,8 +51,10 @@ describe('cancel and refund a paid order', () => {
     const form = await orderForm(agent, orderId);
     expect(form.html).toContain(`Yes, cancel and refund $${(totalCents / 100).toFixed(2)}`);
 
+    const version = await readCatalogueVersion(shop.db);
     const unconfirmed = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey });
     expect(unconfirmed.status).toBe(400);
+    expect(await readCatalogueVersion(shop.db)).toBe(version);
     expect(unconfirmed.text).toContain('Please tick the box to confirm the cancel and refund.');
     expect((await outcome(orderId, paymentIntentId)).status).toBe('succeeded');
 
@@ -61,6 +64,8 @@ describe('cancel and refund a paid order', () => {
     expect(after.status).toBe('canceled');
     expect(after.refundedCents).toBe(totalCents);
     expect(after.stock).toBe(20);
+    // The restocked copies show on the next catalogue page.
+    expect(await readCatalogueVersion(shop.db)).toBeGreaterThan(version);
     expect(after.providerRefunds.map((r) => Number(r.amountCents))).toEqual([totalCents]);
     expect(after.cancelEmails).toHaveLength(1);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { skippedHeadingLevels } from '../../helpers/html.ts';
 import { Book } from '../../../src/models/Book.ts';
+import { bumpCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -10,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => shop.close());
 
 async function setStock(id: number, inStock: number, links: Partial<Pick<Book, 'amazonUrl' | 'amazonKindleUrl'>> = {}) {
-  await Book.query(shop.db).findById(id).patch({ inStock, ...links });
+  await shop.db.transaction(async (trx) => {
+    await Book.query(trx).findById(id).patch({ inStock, ...links });
+    await bumpCatalogueVersion(trx);
+  });
 }
 
 describe('GET /books', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { bumpCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -15,7 +16,12 @@ describe('GET /', () => {
     expect(home.text).toContain(`${listed} picture books and early readers`);
 
     const { id, ...first } = await shop.db('books').first();
-    const [added] = await shop.db('books').insert({ ...first, title: 'A Brand New Title' });
+    // As every change to the books does, the addition raises the catalogue version.
+    const added = await shop.db.transaction(async (trx) => {
+      const [newId] = await trx('books').insert({ ...first, title: 'A Brand New Title' });
+      await bumpCatalogueVersion(trx);
+      return newId;
+    });
     try {
       const after = await shop.browser().get('/').expect(200);
       expect(after.text).toContain(`${listed + 1} picture books and early readers`);

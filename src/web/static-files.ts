@@ -1,0 +1,60 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import express, { type RequestHandler } from 'express';
+import type { ServeStaticOptions } from 'serve-static';
+import { BUILD_DIR } from './assets.ts';
+import { chooseEncoding, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } from './compression.ts';
+
+/**
+ * The build output and public/, each file sent as the .br or .gz copy written at build
+ * (scripts/precompress.ts) when the browser takes it. Hashed build output is immutable;
+ * the rest of public/ may change between releases.
+ */
+export function staticFiles(buildDir = BUILD_DIR): RequestHandler {
+  const router = express.Router();
+  const assets = path.join(buildDir, 'assets');
+  router.use('/assets', precompressedStatic(assets, assets, { immutable: true, maxAge: '1y', index: false }));
+  router.use(precompressedStatic(path.resolve('public'), path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false }));
+  return router;
+}
+
+function precompressedStatic(root: string, variantsRoot: string, options: ServeStaticOptions): RequestHandler {
+  const variants = listVariants(variantsRoot);
+  const plain = express.static(root, options);
+  const packed = express.static(variantsRoot, options);
+  return (req, res, next) => {
+    const offered = req.method === 'GET' || req.method === 'HEAD' ? variants.get(req.path) : undefined;
+    if (!offered) return plain(req, res, next);
+    res.vary('Accept-Encoding');
+    const encoding = chooseEncoding(req, offered);
+    if (!encoding) return plain(req, res, next);
+    const url = req.url;
+    res.setHeader('Content-Encoding', encoding);
+    // The original's type: serve-static would name the .br file's.
+    res.type(path.extname(req.path));
+    req.url = req.path + ENCODING_SUFFIX[encoding];
+    packed(req, res, (err?: unknown) => {
+      // The copy went missing since start-up: send the original instead.
+      req.url = url;
+      res.removeHeader('Content-Encoding');
+      res.removeHeader('Content-Type');
+      if (err) return next(err);
+      plain(req, res, next);
+    });
+  };
+}
+
+/** '/covers/a.svg' -> ['br', 'gzip'], read once at start-up rather than per request. */
+function listVariants(dir: string): Map<string, Encoding[]> {
+  const variants = new Map<string, Encoding[]>();
+  if (!existsSync(dir)) return variants;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const encoding = (Object.keys(ENCODING_SUFFIX) as Encoding[]).find((e) => entry.name.endsWith(ENCODING_SUFFIX[e]));
+    if (!encoding) continue;
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    const key = `/${relative.slice(0, -ENCODING_SUFFIX[encoding].length)}`;
+    variants.set(key, [...(variants.get(key) ?? []), encoding].sort((a, b) => (a === 'br' ? -1 : b === 'br' ? 1 : 0)));
+  }
+  return variants;
+}
