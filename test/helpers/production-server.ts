@@ -13,6 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface ProductionServer {
   baseUrl: string;
   port: number;
+  /** The process the unit starts (with WEB_CONCURRENCY above 1, the primary). */
+  pid: number;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM to the whole process group, as systemd's default KillMode sends it. */
@@ -93,6 +95,7 @@ export async function startProductionServer(env: Record<string, string> = {}): P
   const server: ProductionServer = {
     baseUrl,
     port,
+    pid: child.pid!,
     exited,
     terminateGroup: () => killGroup('SIGTERM'),
     output: () => log,
