@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import path from 'node:path';
+import type autocannon from 'autocannon';
 import { measure, signInsAtRate, type Target } from './load.ts';
 import { startReference, startServices, startShop, type Running } from './processes.ts';
 import { rssMbOf } from './proc.ts';
@@ -48,6 +49,42 @@ async function visitorWithCart(baseUrl: string): Promise<Record<string, string>>
   return headers();
 }
 
+// Each connection adds and removes through a visitor of its own (two connections on one cart
+// would remove each other's line): more visitors than connections, lent out per addition.
+const VISITORS = 50;
+type Context = { visitor?: Record<string, string> };
+
+/** POST /api/cart as the island sends it, then DELETE of that line: a line holds at most the copies in stock. */
+function cartRequests(visitors: Record<string, string>[]): autocannon.Request[] {
+  const free = [...visitors];
+  return [
+    {
+      method: 'POST',
+      path: '/api/cart',
+      body: JSON.stringify({ bookId: 1, quantity: 1 }),
+      setupRequest: (req, context) => {
+        const visitor = free.pop() ?? visitors[0]!;
+        (context as Context).visitor = visitor;
+        // A copy each time: autocannon writes its own headers (content-length) into the object.
+        return { ...req, headers: { ...visitor } };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/cart/1',
+      // No content-type on a request without a body: autocannon then leaves the request unfinished.
+      setupRequest: (req, context) => {
+        const { 'content-type': _none, ...headers } = (context as Context).visitor ?? visitors[0]!;
+        return { ...req, headers };
+      },
+      onResponse: (_status, _body, context) => {
+        const { visitor } = context as Context;
+        if (visitor && !free.includes(visitor)) free.push(visitor);
+      },
+    },
+  ];
+}
+
 async function signedUpParent(baseUrl: string): Promise<{ email: string; password: string }> {
   const parent = { email: `bench.${Date.now()}@example.com`, password: 'story-time-42', firstName: 'Amara', lastName: 'Osei' };
   const session = await fetch(`${baseUrl}/api/session`);
@@ -80,11 +117,7 @@ async function benchSetup(setup: string, shop: Running, rows: Row[], notes: stri
   for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, anonymous`, await rounds(shop, { path: page }, `${setup}: GET ${page}`));
   for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, session with a cart item`, await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`));
   row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
-  // A cart line holds at most the copies in stock, so each addition is taken out again.
-  const cart = [
-    { method: 'POST' as const, path: '/api/cart', headers: session, body: JSON.stringify({ bookId: 1, quantity: 1 }) },
-    { method: 'DELETE' as const, path: '/api/cart/1', headers: session },
-  ];
+  const cart = cartRequests(await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl))));
   row('POST /api/cart + DELETE /api/cart/1 (session, CSRF)', await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`));
 
   const pages = ['/', '/books', '/books/1', '/books/2', '/books', '/books/3'].map((p) => ({ method: 'GET' as const, path: p }));
