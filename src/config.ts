@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -60,6 +61,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_CATALOGUE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Server processes; unset: one per core in production on MariaDB, otherwise one. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 type Env = z.infer<typeof schema>;
@@ -69,6 +72,8 @@ export type Config = Readonly<
     SESSION_SECRET: string;
     isProduction: boolean;
     dataDir: string;
+    /** How many server processes to run (WEB_CONCURRENCY or its default). */
+    workers: number;
     /** Absolute base of links in emails: PUBLIC_URL, never a request's Host header. */
     publicUrl: string;
   }
@@ -101,8 +106,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  STRIPE_SECRET_KEY: required in production (or set ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true to take test payments)',
     );
   }
+  // A SQLite file takes one writing process: several would fail each other's transactions
+  // with SQLITE_BUSY instead of waiting, so more processes need MariaDB.
+  const workers = values.WEB_CONCURRENCY ?? (isProduction && values.DATABASE_URL ? availableParallelism() : 1);
+  if (workers > 1 && !values.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  WEB_CONCURRENCY: more than one process needs DATABASE_URL (MariaDB); the SQLite file is written by one process');
+  }
   return Object.freeze({
     ...values,
+    workers,
     SESSION_SECRET: values.SESSION_SECRET ?? localSessionSecret(dataDir),
     isProduction,
     dataDir,

@@ -1,7 +1,7 @@
 // The shop as production runs it: the command in the README's systemd unit, as a real process
 // in its own process group, so a test can signal the whole group the way systemd does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface ProductionServer {
   baseUrl: string;
   port: number;
+  /** The process the unit starts (with WEB_CONCURRENCY above 1, the primary). */
+  pid: number;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM to the whole process group, as systemd's default KillMode sends it. */
@@ -46,6 +48,9 @@ export async function startProductionServer(env: Record<string, string> = {}): P
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-prod-'));
   const [program, ...args] = documentedStartCommand();
+  // The unit runs the compiled server: `npm test` builds it first; a single file run by hand needs `npm run build`.
+  const script = args.find((a) => a.endsWith('.js'));
+  if (script && !existsSync(path.join(ROOT, script))) throw new Error(`${script} is missing: run \`npm run build\` first`);
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'PUBLIC_URL']) {
     delete childEnv[name];
@@ -91,6 +96,7 @@ export async function startProductionServer(env: Record<string, string> = {}): P
   const server: ProductionServer = {
     baseUrl,
     port,
+    pid: child.pid!,
     exited,
     terminateGroup: () => killGroup('SIGTERM'),
     output: () => log,

@@ -1,9 +1,11 @@
 // SIGTERM as systemd sends it (to the whole process group of the README's unit) while
 // keep-alive connections carry requests: every request already sent gets its whole answer,
 // answers given during shutdown close their connection, and the process exits 0.
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { documentedStartCommand, startProductionServer, type ProductionServer } from '../helpers/production-server.ts';
+import { ROOT, documentedStartCommand, startProductionServer, type ProductionServer } from '../helpers/production-server.ts';
 import { redisServer } from '../helpers/service-process.ts';
 
 interface Answer {
@@ -40,6 +42,14 @@ afterEach(async () => {
 describe('graceful shutdown of the production process', () => {
   it('the README runs node itself, not a wrapper that would relay the signal', () => {
     expect(documentedStartCommand()[0]).toBe('/usr/bin/node');
+  });
+
+  it('production runs the compiled server with no loader (tsx held twice the memory), as npm start does', () => {
+    expect(documentedStartCommand()).toEqual(['/usr/bin/node', 'dist-server/src/server.js']);
+    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toBe('node dist-server/src/server.js');
+    expect(scripts.serve).toBe(scripts.start);
+    expect(scripts.build).toContain('build:server');
   });
 
   it('answers 100 requests in flight on keep-alive connections when the process group gets SIGTERM, then exits 0', async () => {

@@ -1,6 +1,15 @@
-import zipcodes from 'zipcodes';
+import { createRequire } from 'node:module';
+import type Zipcodes from 'zipcodes';
 
 // The ZIP-code database ships inside the zipcodes package: no network at run time.
+// It is a 5 MB script that costs about 85 MB of memory to load, so it is loaded on the first
+// lookup (an address being checked) rather than at start-up: a process that only serves the
+// catalogue, and every process while idle, stays small.
+let database: typeof Zipcodes | undefined;
+function zipcodes(): typeof Zipcodes {
+  database ??= createRequire(import.meta.url)('zipcodes') as typeof Zipcodes;
+  return database;
+}
 
 export interface ZipPlace {
   zip: string;
@@ -10,11 +19,11 @@ export interface ZipPlace {
 
 export function lookupZip(zip: string): ZipPlace | undefined {
   if (!/^\d{5}$/.test(zip)) return undefined;
-  const place = zipcodes.lookup(zip);
+  const place = zipcodes().lookup(zip);
   return place ? { zip: place.zip, city: place.city, state: place.state } : undefined;
 }
 
 /** ZIP codes of a city in a state, for suggestions when a ZIP code and city disagree. */
 export function zipsOfCity(city: string, state: string): ZipPlace[] {
-  return (zipcodes.lookupByName(city, state) ?? []).map((p) => ({ zip: p.zip, city: p.city, state: p.state }));
+  return (zipcodes().lookupByName(city, state) ?? []).map((p) => ({ zip: p.zip, city: p.city, state: p.state }));
 }

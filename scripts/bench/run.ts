@@ -1,0 +1,200 @@
+// npm run bench [-- --quick]: the shop in production mode on MariaDB + Redis and on the embedded
+// defaults, under autocannon, beside two references serving the same bytes, measured in the
+// same run. Writes bench/results.md (--quick: one short round, to bench/results-quick.md).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir } from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import { measure, signInsAtRate, type Target } from './load.ts';
+import { startReference, startServices, startShop, type Running } from './processes.ts';
+import { rssMbOf } from './proc.ts';
+import { markdownTable, summarise, type Round, type Row, type Summary } from './stats.ts';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 1 : 3;
+const SECONDS = quick ? 2 : 5;
+const WARM_UP_SECONDS = quick ? 1 : 2;
+const MIXED_SECONDS = quick ? 3 : 10;
+const MIXED_RATE = 300;
+const SIGN_INS_PER_SECOND = 20;
+const OUTPUT = path.resolve('bench', quick ? 'results-quick.md' : 'results.md');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function rounds(server: Running, target: Target, label: string, seconds = SECONDS): Promise<Summary> {
+  say(label);
+  await measure(server.baseUrl, server.pid, target, WARM_UP_SECONDS);
+  const results: Round[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) results.push(await measure(server.baseUrl, server.pid, target, seconds));
+  return summarise(results);
+}
+
+/** A visitor as the cart island sees one: a session cookie holding a cart item, and its CSRF token. */
+async function visitorWithCart(baseUrl: string): Promise<Record<string, string>> {
+  const cookies = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+  };
+  const session = await fetch(`${baseUrl}/api/session`);
+  keep(session);
+  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': csrfToken, 'content-type': 'application/json' });
+  const added = await fetch(`${baseUrl}/api/cart`, { method: 'POST', headers: headers(), body: JSON.stringify({ bookId: 3, quantity: 1 }) });
+  keep(added);
+  if (added.status !== 201) throw new Error(`could not fill a cart: ${added.status} ${await added.text()}`);
+  return headers();
+}
+
+// Each connection adds and removes through a visitor of its own (two connections on one cart
+// would remove each other's line): more visitors than connections, lent out per addition.
+const VISITORS = 50;
+type Context = { visitor?: Record<string, string> };
+
+/** POST /api/cart as the island sends it, then DELETE of that line: a line holds at most the copies in stock. */
+function cartRequests(visitors: Record<string, string>[]): autocannon.Request[] {
+  const free = [...visitors];
+  return [
+    {
+      method: 'POST',
+      path: '/api/cart',
+      body: JSON.stringify({ bookId: 1, quantity: 1 }),
+      setupRequest: (req, context) => {
+        const visitor = free.pop() ?? visitors[0]!;
+        (context as Context).visitor = visitor;
+        // A copy each time: autocannon writes its own headers (content-length) into the object.
+        return { ...req, headers: { ...visitor } };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/cart/1',
+      // No content-type on a request without a body: autocannon then leaves the request unfinished.
+      setupRequest: (req, context) => {
+        const { 'content-type': _none, ...headers } = (context as Context).visitor ?? visitors[0]!;
+        return { ...req, headers };
+      },
+      onResponse: (_status, _body, context) => {
+        const { visitor } = context as Context;
+        if (visitor && !free.includes(visitor)) free.push(visitor);
+      },
+    },
+  ];
+}
+
+async function signedUpParent(baseUrl: string): Promise<{ email: string; password: string }> {
+  const parent = { email: `bench.${Date.now()}@example.com`, password: 'story-time-42', firstName: 'Amara', lastName: 'Osei' };
+  const session = await fetch(`${baseUrl}/api/session`);
+  const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const res = await fetch(`${baseUrl}/api/auth/signup`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: JSON.stringify(parent) });
+  if (res.status !== 201) throw new Error(`could not sign up: ${res.status} ${await res.text()}`);
+  return { email: parent.email, password: parent.password };
+}
+
+async function references(shop: Running, workDir: string): Promise<{ bare: Summary; static: Summary }> {
+  const file = path.join(workDir, 'books.html');
+  writeFileSync(file, Buffer.from(await (await fetch(`${shop.baseUrl}/books`)).arrayBuffer()));
+  const summaries: Record<string, Summary> = {};
+  for (const mode of ['bare', 'static'] as const) {
+    const server = await startReference(mode, file);
+    try {
+      summaries[mode] = await rounds(server, { path: '/books.html' }, `reference: ${mode}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  return { bare: summaries.bare!, static: summaries.static! };
+}
+
+async function benchSetup(setup: string, shop: Running, rows: Row[], notes: string[]): Promise<void> {
+  const row = (scenario: string, summary: Summary) => rows.push({ setup, scenario, summary });
+  const session = await visitorWithCart(shop.baseUrl);
+  const cookieOnly = { cookie: session.cookie! };
+  for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, anonymous`, await rounds(shop, { path: page }, `${setup}: GET ${page}`));
+  for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, session with a cart item`, await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`));
+  row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
+  const cart = cartRequests(await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl))));
+  row('POST /api/cart + DELETE /api/cart/1 (session, CSRF)', await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`));
+
+  const pages = ['/', '/books', '/books/1', '/books/2', '/books', '/books/3'].map((p) => ({ method: 'GET' as const, path: p }));
+  const mixed = [...pages, { method: 'GET' as const, path: '/api/books' }, { method: 'GET' as const, path: '/api/books' }, ...cart];
+  row(`mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`, await rounds(shop, { path: '/', requests: mixed, overallRate: MIXED_RATE, connections: 20 }, `${setup}: mixed`, MIXED_SECONDS));
+
+  const home = await (await fetch(`${shop.baseUrl}/`)).text();
+  const asset = /href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
+  if (!asset) throw new Error('the home page links no stylesheet under /assets');
+  const alone = await rounds(shop, { path: asset }, `${setup}: static ${asset}`);
+  row(`GET ${asset}`, alone);
+  const credentials = await signedUpParent(shop.baseUrl);
+  const stopSignIns = signInsAtRate(shop.baseUrl, credentials, SIGN_INS_PER_SECOND);
+  const loaded = await rounds(shop, { path: asset }, `${setup}: static while signing in`);
+  const signIns = await stopSignIns();
+  row(`GET ${asset} while ${SIGN_INS_PER_SECOND} sign-ins/s run`, loaded);
+  notes.push(
+    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${(loaded.rps.median / alone.rps.median).toFixed(2)}x their throughput without (${signIns.done} sign-ins, ${signIns.failed} failed)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const workDir = mkdtempSync(path.join(tmpdir(), 'shop-bench-'));
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const started = new Date();
+  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  let refs: { bare: Summary; static: Summary } | undefined;
+  say('starting MariaDB and Redis');
+  const services = await startServices();
+  try {
+    const setups: { name: string; env: Record<string, string> }[] = [
+      { name: 'MariaDB + Redis', env: { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl } },
+      { name: 'SQLite + SQL sessions', env: {} },
+    ];
+    for (const { name, env } of setups) {
+      say(`${name}: starting the shop`);
+      const shop = await startShop(env);
+      try {
+        await sleep(3000);
+        notes.push(`${name}: idle RSS after start-up ${rssMbOf(shop.pid).toFixed(0)} MB`);
+        refs ??= await references(shop, workDir);
+        await benchSetup(name, shop, rows, notes);
+      } finally {
+        await shop.stop();
+      }
+    }
+  } finally {
+    await services.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  const cpu = cpus();
+  const report = [
+    `# Benchmark${quick ? ' (quick check: one short round, not for comparison)' : ''}`,
+    '',
+    `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load}`,
+    '',
+    `The shop in production mode (compiled server, one process, WEB_CONCURRENCY=1), autocannon with 10 connections in the same`,
+    `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up (mixed: ${MIXED_SECONDS} s at a fixed rate, 20 connections).`,
+    `The references serve the exact bytes of the shop's anonymous /books page: bare node:http from memory, express.static from a file.`,
+    `CPU ms/request is the server process's user + system time (/proc/<pid>/stat) over the requests answered. Errors: non-2xx answers and`,
+    `connection errors over all rounds.`,
+    '',
+    markdownTable(
+      [...(refs ? [{ setup: 'reference', scenario: 'bare node:http, /books bytes', summary: refs.bare }, { setup: 'reference', scenario: 'express.static, /books bytes', summary: refs.static }] : []), ...rows],
+      refs ?? {},
+    ),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  mkdirSync(path.dirname(OUTPUT), { recursive: true });
+  writeFileSync(OUTPUT, report);
+  say(`wrote ${path.relative(process.cwd(), OUTPUT)}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

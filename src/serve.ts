@@ -1,0 +1,75 @@
+import { createPaymentProvider } from './features/payments/index.ts';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { connectDb, migrateLatest } from './db.ts';
+import type { Logger } from './log.ts';
+import { loadAssets } from './web/assets.ts';
+import { openSessionStore } from './web/session.ts';
+import { createMailer } from './features/mail/mailer.ts';
+import { createCartService } from './features/cart/cart.service.ts';
+import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
+import { createCheckoutService } from './features/checkout/checkout.service.ts';
+import { createOrderRefunds } from './features/admin/order-refunds.ts';
+import { gracefulCloser } from './web/graceful-close.ts';
+import { seedCatalogue } from '../seeds/books.ts';
+
+/**
+ * One server process, the only code that connects and listens. `prepare` migrates the
+ * database and seeds an empty catalogue first; of several processes only the first does.
+ */
+export async function serve(config: Config, log: Logger, { prepare }: { prepare: boolean }): Promise<void> {
+  const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
+  if (prepare) await migrateLatest(db);
+  if (prepare && config.SEED_CATALOGUE) {
+    const seeded = await seedCatalogue(db);
+    if (seeded) log.info({ books: seeded }, 'seeded an empty catalogue');
+  }
+  const sessions = await openSessionStore(config, db);
+  const mailer = createMailer({ db, config, log });
+  mailer.start();
+  const payments = createPaymentProvider({ config, db });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
+  const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
+  const refunds = createOrderRefunds({ db, payments, mailer });
+  // One sweep: leftover checkouts, then refunds an operator started that were left in progress.
+  const stopSweep = startCheckoutSweep(
+    {
+      sweep: async (now) => {
+        const { settled } = await checkout.sweep(now);
+        return { settled: settled + (await refunds.resumeStale(now)) };
+      },
+    },
+    log,
+  );
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);
+  });
+
+  const closeServer = gracefulCloser(server);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    // systemd signals the whole group and a terminal may repeat the signal: act on the first.
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    await closeServer();
+    await stopSweep();
+    // Redis or the database may be the reason for the restart: a failed close is logged, not fatal.
+    for (const [name, close] of [['mail', () => mailer.stop()], ['sessions', () => sessions.close()], ['database', () => db.destroy()]] as const) {
+      await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
+    }
+    clearTimeout(timer);
+    log.info('stopped');
+    process.exit(0);
+  };
+  // Kept (not `once`): a second signal with no listener would kill the process mid-drain.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
