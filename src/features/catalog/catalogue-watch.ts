@@ -4,14 +4,14 @@ import { onCatalogueChange, readCatalogueVersion } from './catalogue-version.ts'
 
 /** Every process listens here; a message only says "read the version again". */
 export const CATALOGUE_CHANNEL = 'shop:catalogue-version';
-/** The fallback when no message arrives: the version row is read at most this often. */
+/** With Redis, the fallback when a message is lost: the version row is read at most this often. */
 export const RECHECK_MS = 1000;
 
 export interface CatalogueWatch {
   /**
-   * The catalogue version as this process knows it: never older than a change this process
-   * committed; another process's change arrives through Redis at once, or by re-reading the
-   * row at most RECHECK_MS later.
+   * The catalogue version: never older than a change this process committed. With Redis,
+   * another process's change arrives on the channel at once, or by re-reading the row at most
+   * RECHECK_MS later if a message is lost; without Redis the row is read for every caller.
    */
   current(): Promise<number>;
   /** Calls `listener` whenever the version read differs from the one before. */
@@ -31,7 +31,6 @@ export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.n
   // Raised by every change notice: a read that began before the notice must not be kept as fresh.
   let generation = 0;
   let reading: Promise<number> | undefined;
-  let listening = false;
   const listeners: Array<() => void> = [];
 
   const forget = () => {
@@ -53,8 +52,9 @@ export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.n
     return version;
   }
 
+  // From the start, not from the first page: a process that never serves a cached page (one
+  // taking only orders) must still announce its changes to the others.
   function listen(): void {
-    listening = true;
     onCatalogueChange(() => {
       forget();
       redis?.publish(CATALOGUE_CHANNEL, '1').catch(() => {
@@ -64,9 +64,30 @@ export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.n
     if (redis) subscribe(redis, forget);
   }
 
+  // Without Redis no process hears of another's change: every caller gets a read begun after it
+  // asked. Callers arriving while a read is under way share the one queued behind it.
+  let queued: Promise<number> | undefined;
+  function freshRead(): Promise<number> {
+    if (!reading) {
+      reading = read().finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    }
+    queued ??= reading
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return freshRead();
+      });
+    return queued;
+  }
+
+  listen();
+
   return {
     current() {
-      if (!listening) listen();
+      if (!redis) return freshRead();
       if (known !== undefined && now() - readAt < recheckMs) return Promise.resolve(known);
       reading ??= read().finally(() => {
         reading = undefined;

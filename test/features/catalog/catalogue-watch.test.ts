@@ -55,7 +55,7 @@ describe('the catalogue version', () => {
     expect(await watch.current()).toBe(before);
   });
 
-  it("learns another process's change through Redis at once, or by reading the row again after the interval", async () => {
+  it("learns another process's change through Redis at once, or without Redis by reading the row every time", async () => {
     const time = clock();
     const watch = watchCatalogue({ db: shop.db, redis: shop.sessions.redis, now: time.now });
     const before = await watch.current();
@@ -63,11 +63,17 @@ describe('the catalogue version', () => {
     await shop.db('catalogueVersion').where({ id: 1 }).increment('version', 1);
     const redis = shop.sessions.redis;
     if (redis) {
+      // No message (lost while Redis was out): the row is read again once the interval is up.
+      expect(await watch.current()).toBe(before);
+      time.advance(RECHECK_MS);
+      expect(await watch.current()).toBe(before + 1);
+
+      await shop.db('catalogueVersion').where({ id: 1 }).increment('version', 1);
       await eventually(async () => {
         await redis.publish(CATALOGUE_CHANNEL, '1');
-        return (await watch.current()) === before + 1;
+        return (await watch.current()) === before + 2;
       });
-      expect(await watch.current()).toBe(before + 1);
+      expect(await watch.current()).toBe(before + 2);
 
       // And a change made here is announced on the channel for the others.
       const listener = redis.duplicate();
@@ -82,8 +88,7 @@ describe('the catalogue version', () => {
         await listener.close();
       }
     } else {
-      expect(await watch.current()).toBe(before);
-      time.advance(RECHECK_MS);
+      // Nothing would tell this process: it reads the row for every page.
       expect(await watch.current()).toBe(before + 1);
     }
   });
