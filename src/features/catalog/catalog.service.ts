@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../../db.ts';
 import { isMySql } from '../../db.ts';
 import { Book } from '../../models/Book.ts';
 import { NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from './book.dto.ts';
 import type { BookListQuery } from './catalog.schemas.ts';
+import { readCatalogueVersion } from './catalogue-version.ts';
 
 export const RECOMMENDED_COUNT = 3;
 
@@ -24,8 +26,16 @@ export function createCatalogService(db: Db) {
       return toBookDto(book);
     },
 
+    /**
+     * Three other books, chosen afresh with each catalogue version but the same in between and in
+     * every process: a book page stays cacheable and keeps its ETag until the catalogue changes.
+     */
     async recommendedFor(id: number): Promise<BookDto[]> {
-      return this.listBooks({ exclude: id, limit: RECOMMENDED_COUNT, random: 'true' });
+      const [others, version] = await Promise.all([this.listBooks({ exclude: id }), readCatalogueVersion(db)]);
+      const rank = (book: BookDto) => createHash('sha1').update(`${version}:${id}:${book.id}`).digest('hex');
+      const ranked = others.map((book) => ({ book, rank: rank(book) }));
+      ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+      return ranked.slice(0, RECOMMENDED_COUNT).map(({ book }) => book);
     },
 
     async countBooks(): Promise<number> {

@@ -91,6 +91,27 @@ describe('GET /books/:id', () => {
     expect(html).not.toContain('<option value="6">');
   });
 
+  it('keeps the same recommendations, and so the same ETag, until the catalogue changes', async () => {
+    const recommendedIds = (html: string) => [...html.split('Recommended Further Readings')[1]!.matchAll(/href="\/books\/(\d+)"/g)].map((m) => m[1]);
+    const parent = shop.browser();
+    await parent.get('/api/session').expect(200);
+    const first = await parent.get('/books/1').expect(200);
+    const again = await parent.get('/books/1').expect(200);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    await parent.get('/books/1').set('If-None-Match', first.headers.etag!).expect(304);
+    // A visitor, another process: the same three books.
+    const visitor = await shop.browser().get('/books/1').expect(200);
+    expect(recommendedIds(visitor.text)).toEqual(recommendedIds(first.text));
+
+    // They rotate with the catalogue.
+    const seen = new Set([recommendedIds(first.text).join()]);
+    for (let n = 0; n < 5; n++) {
+      await shop.db.transaction((trx) => bumpCatalogueVersion(trx));
+      seen.add(recommendedIds((await parent.get('/books/1').expect(200)).text).join());
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
   it.each([
     [25, 'In Stock', 'badge-in-stock'],
     [11, 'In Stock', 'badge-in-stock'],
