@@ -21,7 +21,7 @@ import {
   withPage,
   type Shop,
 } from './harness.ts';
-import { eventually, expectToast, fillGuestDetails, newCustomer, PORTLAND, type Book } from './steps.ts';
+import { eventually, expectToast, fillGuestDetails, newCustomer, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
@@ -30,11 +30,7 @@ let book: Book;
 beforeAll(async () => {
   shop = await startShop();
   browser = await launchBrowser();
-  const res = await fetch(`${shop.baseUrl}/api/books`);
-  expect(res.status).toBe(200);
-  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
-  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
-  book = candidates[0]!;
+  book = await plentifulBook(shop.baseUrl);
 });
 
 afterAll(async () => {

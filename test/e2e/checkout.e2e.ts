@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
+import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
@@ -36,11 +36,7 @@ const CARDS = {
 beforeAll(async () => {
   shop = await startShop();
   browser = await launchBrowser();
-  const res = await fetch(`${shop.baseUrl}/api/books`);
-  expect(res.status).toBe(200);
-  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
-  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
-  book = candidates[0]!;
+  book = await plentifulBook(shop.baseUrl);
 });
 
 afterAll(async () => {

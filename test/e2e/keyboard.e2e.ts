@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { desktop, launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, newCustomer, pathOf, PORTLAND, type Book } from './steps.ts';
+import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
@@ -19,11 +19,7 @@ let book: Book;
 beforeAll(async () => {
   shop = await startShop();
   browser = await launchBrowser();
-  const res = await fetch(`${shop.baseUrl}/api/books`);
-  expect(res.status).toBe(200);
-  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
-  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
-  book = candidates[0]!;
+  book = await plentifulBook(shop.baseUrl);
 });
 
 afterAll(async () => {

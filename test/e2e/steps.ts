@@ -31,6 +31,15 @@ export interface Totals {
 export const PORTLAND: Address = { address: '1120 SW 5th Ave', city: 'Portland', state: 'OR', zipCode: '97205' };
 export const PORTLAND_TOTALS: Totals = { subtotal: '$16.99', shipping: '$7.99', handling: '$2.50', tax: '$0.00', total: '$27.48' };
 
+/** A $16.99 book with plenty of copies in the seeded catalogue: PORTLAND_TOTALS are for one copy of it. */
+export async function plentifulBook(baseUrl: string): Promise<Book> {
+  const res = await fetch(`${baseUrl}/api/books`);
+  expect(res.status).toBe(200);
+  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
+  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
+  return candidates[0]!;
+}
+
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });

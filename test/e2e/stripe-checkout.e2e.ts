@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
+import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
 
 const PUBLISHABLE_KEY = 'pk_test_e2e';
@@ -46,11 +46,7 @@ beforeAll(async () => {
     },
   });
   browser = await launchBrowser();
-  const res = await fetch(`${shop.baseUrl}/api/books`);
-  expect(res.status).toBe(200);
-  const candidates = ((await res.json()) as Book[]).filter((b) => b.priceCents === 16_99 && b.inStock > 10);
-  expect(candidates.length, 'a $16.99 book with more than 10 copies in the seeded catalogue').toBeGreaterThan(0);
-  book = candidates[0]!;
+  book = await plentifulBook(shop.baseUrl);
 });
 
 afterAll(async () => {
