@@ -65,15 +65,7 @@ export async function startShop(env: Record<string, string>): Promise<Running> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await untilAnswering(`${baseUrl}/healthz`, child, track(child));
-  return {
-    pid: child.pid!,
-    baseUrl,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exitOf(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return running(child, baseUrl, () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 export async function startReference(mode: 'bare' | 'static', file: string): Promise<Running> {
@@ -81,12 +73,18 @@ export async function startReference(mode: 'bare' | 'static', file: string): Pro
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/reference-server.ts', mode, file, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const baseUrl = `http://127.0.0.1:${port}`;
   await untilAnswering(`${baseUrl}/${path.basename(file)}`, child, track(child));
+  return running(child, baseUrl);
+}
+
+/** A started server: stopping it sends SIGTERM, waits for the exit, then cleans up after it. */
+function running(child: ChildProcess, baseUrl: string, cleanUp: () => void = () => {}): Running {
   return {
     pid: child.pid!,
     baseUrl,
     stop: async () => {
       child.kill('SIGTERM');
       await exitOf(child);
+      cleanUp();
     },
   };
 }
