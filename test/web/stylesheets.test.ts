@@ -25,6 +25,22 @@ describe('the stylesheet every page loads', () => {
     expect(css).toMatch(/color-scheme:\s*light/);
   });
 
+  it("keeps Pico's states of what the pages use: links, buttons, fields, tooltips and dialogs", () => {
+    const css = built(STYLESHEETS.shop);
+    for (const selector of [
+      ':where(a:not([role=button])):is([aria-current]:not([aria-current=false]),:hover,:active,:focus)',
+      ':where(a:not([role=button])):focus-visible',
+      'button:is(:hover,:active,:focus)',
+      '[aria-invalid=true]',
+      '[data-tooltip]:focus:before',
+      'dialog>article',
+      '[role=group]',
+      '[aria-busy=true]',
+    ]) {
+      expect(css, selector).toContain(selector);
+    }
+  });
+
   it('keeps the custom properties the shop theme relies on', () => {
     const css = built(STYLESHEETS.shop);
     const theme = readFileSync('islands/theme.css', 'utf8');
