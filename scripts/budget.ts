@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { createPaymentProvider } from '../src/features/payments/index.ts';
 // `npm run budget`: how much of our JavaScript each page executes, and how big the stylesheets
 // are, gzipped, read from the built assets (run `npm run build` first). Pages are rendered by
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
   await seedCatalogue(db);
   const sessions = await openSessionStore(config, db);
   const log = createLogger('silent');
-  const server = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }), payments: createPaymentProvider({ config, db }) }).listen(0);
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }), payments: createPaymentProvider({ config, db }) });
+  const server = createServer(app).listen(0);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   let failed = false;

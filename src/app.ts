@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
@@ -41,9 +41,11 @@ import { compressResponses } from './web/compress-responses.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
-import { securityHeaders } from './web/security.ts';
+import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
+import { frontDoor, type ShopHandler } from './web/front-door.ts';
+import { immutableAssets } from './web/immutable-assets.ts';
 import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
@@ -80,8 +82,11 @@ export interface AppDeps {
 const BODY_LIMIT = '16kb';
 
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
-export function createApp({ config, db, sessions, log, assets, mailer, payments, throttles, later = createDeferred((err) => log.error({ err }, 'background work failed')) }: AppDeps): Express {
+export function createApp({ config, db, sessions, log, assets, mailer, payments, throttles, later = createDeferred((err) => log.error({ err }, 'background work failed')) }: AppDeps): ShopHandler {
   const app = express();
+  const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
+  const pageHeaders = pageSecurityHeaders(security);
+  const pages = pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE, headers: pageHeaders });
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });
   const catalog = createCatalogService(db);
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
@@ -104,10 +109,10 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '', hasSession: false });
 
   app.use(requestLog(log));
-  app.use(securityHeaders({ isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' }));
+  app.use(securityHeaders(security));
   app.use(staticFiles());
   app.use(compressResponses);
-  app.use(pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE }));
+  app.use(pages.keep);
 
   app.use(healthRoutes([
     { name: 'database', check: () => pingDb(db) },
@@ -156,7 +161,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
-  return app;
+  return frontDoor(app, [immutableAssets(pageHeaders), pages.answer], log);
 }
 
 // One line per request with its id; cookies and bodies are never logged.

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -42,7 +43,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     log,
   );
 
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = createServer(app).listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);

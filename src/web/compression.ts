@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
 // The one place that decides how the shop compresses. Bodies built once (cached pages) get
 // a slower, smaller encoding; bodies built per request get the cheapest that still pays off.
@@ -16,7 +16,7 @@ export const PUBLIC_COPIES_DIR = 'public';
  * decide; on a tie the first offered wins, so brotli beats gzip whatever order the browser
  * lists them in.
  */
-export function chooseEncoding(req: Request, offered: readonly Encoding[] = ['br', 'gzip']): Encoding | undefined {
+export function chooseEncoding(req: Pick<IncomingMessage, 'headers'>, offered: readonly Encoding[] = ['br', 'gzip']): Encoding | undefined {
   const header = req.headers['accept-encoding'];
   if (!header) return undefined;
   const weights = new Map<string, number>();

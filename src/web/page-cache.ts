@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import fresh from 'fresh';
 import type { CatalogueWatch } from '../features/catalog/catalogue-watch.ts';
 import { Lru } from '../lib/lru.ts';
 import { compress, chooseEncoding, type Encoding } from './compression.ts';
+import { setAll, type Answerer } from './front-door.ts';
 
 // Catalogue pages for visitors without a session are the same for everyone (no cart, no
 // flash, no form token), so each is rendered once per catalogue version by its normal route
-// and then answered from memory, compressed in advance, before sessions and routing.
+// and then answered from memory, compressed in advance, in front of the app (front-door.ts).
 
 /** GET /, /books and /books/:id. */
 const CACHEABLE_PATH = /^\/(books(\/[^/]+)?\/?)?$/;
@@ -31,39 +34,68 @@ export interface PageCacheOptions {
   watch: CatalogueWatch;
   /** The session cookie's name: a visitor who sends it gets their own page. */
   sessionCookie: string;
+  /** The security headers every answer carries (the app sets them on the pages it renders). */
+  headers: ReadonlyArray<readonly [string, string]>;
   limits?: { entries: number; bytes: number };
 }
 
-export function pageCache({ watch, sessionCookie, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): RequestHandler {
+export interface PageCache {
+  /** Answers a visitor without a session from memory, in front of the app. */
+  answer: Answerer;
+  /** In the app: keeps the page a route renders for a request `answer` had no copy for. */
+  keep: RequestHandler;
+}
+
+export function pageCache({ watch, sessionCookie, headers, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): PageCache {
   const pages = new Lru<CachedPage>(limits.entries, limits.bytes);
   watch.onChange(() => pages.clear());
-  const hasSession = (req: Request) => req.headers.cookie?.includes(`${sessionCookie}=`) ?? false;
+  // The key a page is kept under, set by `answer` for the app's rendering to find.
+  const missing = new WeakMap<IncomingMessage, string>();
+  const hasSession = (req: IncomingMessage) => req.headers.cookie?.includes(`${sessionCookie}=`) ?? false;
+  const cacheable = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && CACHEABLE_PATH.test(pathOf(req.url)) && !hasSession(req);
 
-  return async (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !CACHEABLE_PATH.test(req.path) || hasSession(req)) return next();
+  async function lookUp(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     let version: number;
     try {
       version = await watch.current();
     } catch {
-      return next(); // The database is away: the route answers as it would without the cache.
+      return false; // The database is away: the route answers as it would without the cache.
     }
-    const key = `${version} ${req.originalUrl}`;
+    const key = `${version} ${req.url}`;
     const cached = pages.get(key);
-    if (cached) return sendPage(req, res, cached);
+    if (!cached) {
+      missing.set(req, key);
+      return false;
+    }
+    setAll(res, headers);
+    sendPage(req, res, cached);
+    return true;
+  }
 
-    const send = res.send;
-    res.send = function sendAndKeep(body?: unknown) {
-      res.send = send;
-      if (res.statusCode !== 200 || typeof body !== 'string' || FORM_TOKEN.test(body)) return send.call(res, body);
-      const page = buildPage(body, String(res.get('Content-Type') ?? 'text/html; charset=utf-8'));
-      sendPage(req, res, page);
-      // The session middleware adds its cookie as the headers go out: only a page sent
-      // without one is kept.
-      if (!res.getHeader('Set-Cookie')) pages.set(key, page, page.identity.body.length + page.br.body.length + page.gzip.body.length);
-      return res;
-    };
-    next();
+  return {
+    answer: (req, res) => cacheable(req) && lookUp(req, res),
+    keep: (req, res, next) => {
+      const key = missing.get(req);
+      if (key === undefined) return next();
+      const send = res.send;
+      res.send = function sendAndKeep(body?: unknown) {
+        res.send = send;
+        if (res.statusCode !== 200 || typeof body !== 'string' || FORM_TOKEN.test(body)) return send.call(res, body);
+        const page = buildPage(body, String(res.get('Content-Type') ?? 'text/html; charset=utf-8'));
+        sendPage(req, res, page);
+        // The session middleware adds its cookie as the headers go out: only a page sent
+        // without one is kept.
+        if (!res.getHeader('Set-Cookie')) pages.set(key, page, page.identity.body.length + page.br.body.length + page.gzip.body.length);
+        return res;
+      };
+      next();
+    },
   };
+}
+
+function pathOf(url = '/'): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function buildPage(html: string, type: string): CachedPage {
@@ -74,16 +106,17 @@ function buildPage(html: string, type: string): CachedPage {
   return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz') };
 }
 
-function sendPage(req: Request, res: Response, page: CachedPage): void {
+function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
   const encoding = chooseEncoding(req);
   const variant = encoding ? page[encoding] : page.identity;
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('Content-Type', page.type);
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('Vary', 'Accept-Encoding, Cookie');
   res.setHeader('ETag', variant.etag);
-  if (req.fresh) {
-    res.status(304).end();
+  if (fresh(req.headers, { etag: variant.etag })) {
+    res.statusCode = 304;
+    res.end();
     return;
   }
   if (encoding) res.setHeader('Content-Encoding', encoding);

@@ -1,6 +1,6 @@
 import helmet from 'helmet';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 // Stripe.js's documented origins, added to the policy of the checkout pages only.
 const STRIPE_ORIGINS = {
@@ -43,4 +43,22 @@ export function securityHeaders({ isProduction, stripeEnabled }: SecurityOptions
     referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+}
+
+/**
+ * The headers securityHeaders sets on a page that is not a checkout page, read once by
+ * running it: answers sent in front of the app (front-door.ts) carry exactly these.
+ */
+export function pageSecurityHeaders(options: SecurityOptions): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  let done = false;
+  securityHeaders(options)({ method: 'GET', url: '/', headers: {} } as Request, res as unknown as Response, () => {
+    done = true;
+  });
+  if (!done) throw new Error('the security headers could not be read');
+  return [...headers];
 }

@@ -6,16 +6,12 @@ import { BUILD_DIR } from './assets.ts';
 import { chooseEncoding, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } from './compression.ts';
 
 /**
- * The build output and public/, each file sent as the .br or .gz copy written at build
- * (scripts/precompress.ts) when the browser takes it. Hashed build output is immutable;
- * the rest of public/ may change between releases.
+ * public/'s files, each sent as the .br or .gz copy written at build (scripts/precompress.ts)
+ * when the browser takes it. They may change between releases, unlike the hashed build
+ * output, which is answered from memory in front of the app (immutable-assets.ts).
  */
 export function staticFiles(buildDir = BUILD_DIR): RequestHandler {
-  const router = express.Router();
-  const assets = path.join(buildDir, 'assets');
-  router.use('/assets', precompressedStatic(assets, assets, { immutable: true, maxAge: '1y', index: false }));
-  router.use(precompressedStatic(path.resolve('public'), path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false }));
-  return router;
+  return precompressedStatic(path.resolve('public'), path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false });
 }
 
 function precompressedStatic(root: string, variantsRoot: string, options: ServeStaticOptions): RequestHandler {

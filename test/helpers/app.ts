@@ -1,6 +1,6 @@
 import { createPaymentProvider } from '../../src/features/payments/index.ts';
 import { randomBytes } from 'node:crypto';
-import type { Express } from 'express';
+import type { ShopHandler } from '../../src/web/front-door.ts';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -15,7 +15,7 @@ import { createMailer, type Mailer } from '../../src/features/mail/mailer.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestShop {
-  app: Express;
+  app: ShopHandler;
   db: Db;
   config: Config;
   sessions: SessionStore;

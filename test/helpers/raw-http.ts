@@ -1,7 +1,8 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Express } from 'express';
+import { createServer } from 'node:http';
+import type { ShopHandler } from '../../src/web/front-door.ts';
 
 export interface RawResponse {
   status: number;
@@ -13,8 +14,8 @@ export interface RawResponse {
 }
 
 /** One request whose response body is kept as sent: supertest would decompress it. */
-export async function rawGet(app: Express, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const server = app.listen(0, '127.0.0.1');
+export async function rawGet(app: ShopHandler, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const server = createServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const { port } = server.address() as AddressInfo;

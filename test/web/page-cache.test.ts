@@ -2,7 +2,11 @@ import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { CatalogueWatch } from '../../src/features/catalog/catalogue-watch.ts';
+import { createLogger } from '../../src/log.ts';
+import { frontDoor } from '../../src/web/front-door.ts';
 import { pageCache } from '../../src/web/page-cache.ts';
+
+const SECURITY_HEADERS = [['X-Frame-Options', 'SAMEORIGIN']] as const;
 
 /** A catalogue whose version the test sets. */
 function fixedWatch(version = 1): CatalogueWatch & { version: number } {
@@ -13,7 +17,8 @@ function fixedWatch(version = 1): CatalogueWatch & { version: number } {
 function appWith(watch: CatalogueWatch, limits?: { entries: number; bytes: number }) {
   const renders = new Map<string, number>();
   const app = express();
-  app.use(pageCache({ watch, sessionCookie: 'shop.sid', ...(limits ? { limits } : {}) }));
+  const cache = pageCache({ watch, sessionCookie: 'shop.sid', headers: SECURITY_HEADERS, ...(limits ? { limits } : {}) });
+  app.use(cache.keep);
   app.use((req, _res, next) => {
     renders.set(req.path, (renders.get(req.path) ?? 0) + 1);
     next();
@@ -24,7 +29,7 @@ function appWith(watch: CatalogueWatch, limits?: { entries: number; bytes: numbe
   app.get('/books/2', (_req, res) => res.send('<form><input type="hidden" name="_csrf" value="t"></form>'));
   app.get('/books/3', (_req, res) => res.status(404).send('<p>Book Not Found</p>'));
   app.get('/about', (_req, res) => res.send('<p>about</p>'));
-  return { app, renders };
+  return { app: frontDoor(app, [cache.answer], createLogger('silent')), renders };
 }
 
 describe('the page cache', () => {
@@ -111,6 +116,16 @@ describe('the page cache', () => {
   it('lets the route answer when the version cannot be read', async () => {
     const { app, renders } = appWith({ current: () => Promise.reject(new Error('database away')), onChange() {} });
     await supertest(app).get('/books').expect(200, '<p>books</p>');
+    expect(renders.get('/books')).toBe(1);
+  });
+
+  it('answers from memory with the security headers the app sets, and 304 to a matching ETag', async () => {
+    const { app, renders } = appWith(fixedWatch());
+    await supertest(app).get('/books').expect(200);
+    const hit = await supertest(app).get('/books').expect(200, '<p>books</p>');
+    expect(renders.get('/books')).toBe(1);
+    expect(hit.headers['x-frame-options']).toBe('SAMEORIGIN');
+    await supertest(app).get('/books').set('If-None-Match', hit.headers.etag!).expect(304);
     expect(renders.get('/books')).toBe(1);
   });
 });
