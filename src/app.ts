@@ -84,11 +84,12 @@ const BODY_LIMIT = '16kb';
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
 export function createApp({ config, db, sessions, log, assets, mailer, payments, throttles, later = createDeferred((err) => log.error({ err }, 'background work failed')) }: AppDeps): ShopHandler {
   const app = express();
+  const catalogue = watchCatalogue({ db, redis: sessions.redis });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
   const pageHeaders = pageSecurityHeaders(security);
-  const pages = pageCache({ watch: watchCatalogue({ db, redis: sessions.redis }), sessionCookie: SESSION_COOKIE, headers: pageHeaders });
+  const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders });
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });
-  const catalog = createCatalogService(db);
+  const catalog = createCatalogService(db, catalogue);
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);

@@ -10,8 +10,30 @@ import { chooseEncoding, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } fro
  * when the browser takes it. They may change between releases, unlike the hashed build
  * output, which is answered from memory in front of the app (immutable-assets.ts).
  */
-export function staticFiles(buildDir = BUILD_DIR): RequestHandler {
-  return precompressedStatic(path.resolve('public'), path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false });
+export function staticFiles(buildDir = BUILD_DIR, root = path.resolve('public')): RequestHandler {
+  const serve = precompressedStatic(root, path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false });
+  // Listed once: a page's path is not looked for on disk with every request.
+  const files = new Set(listFiles(root));
+  return (req, res, next) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && files.has(decodedPath(req.path))) return serve(req, res, next);
+    next();
+  };
+}
+
+function decodedPath(urlPath: string): string {
+  try {
+    return decodeURIComponent(urlPath);
+  } catch {
+    return urlPath;
+  }
+}
+
+/** '/covers/a.svg', ... for every file under `dir`. */
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`);
 }
 
 function precompressedStatic(root: string, variantsRoot: string, options: ServeStaticOptions): RequestHandler {
@@ -43,13 +65,10 @@ function precompressedStatic(root: string, variantsRoot: string, options: ServeS
 /** '/covers/a.svg' -> ['br', 'gzip'], read once at start-up rather than per request. */
 function listVariants(dir: string): Map<string, Encoding[]> {
   const variants = new Map<string, Encoding[]>();
-  if (!existsSync(dir)) return variants;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const encoding = (Object.keys(ENCODING_SUFFIX) as Encoding[]).find((e) => entry.name.endsWith(ENCODING_SUFFIX[e]));
+  for (const file of listFiles(dir)) {
+    const encoding = (Object.keys(ENCODING_SUFFIX) as Encoding[]).find((e) => file.endsWith(ENCODING_SUFFIX[e]));
     if (!encoding) continue;
-    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    const key = `/${relative.slice(0, -ENCODING_SUFFIX[encoding].length)}`;
+    const key = file.slice(0, -ENCODING_SUFFIX[encoding].length);
     variants.set(key, [...(variants.get(key) ?? []), encoding].sort((a, b) => (a === 'br' ? -1 : b === 'br' ? 1 : 0)));
   }
   return variants;

@@ -82,10 +82,13 @@ export function createCartService(db: Db) {
     },
 
     /** Copies in the cart: the header badge's number. */
-    async countItems(owner: CartOwner): Promise<number> {
-      const cartId = await findCartId(db, owner);
-      if (!cartId) return 0;
-      const row = (await db('cart_items').where({ cart_id: cartId }).sum({ n: 'quantity' }).first()) as { n: number | string | null } | undefined;
+    /** The badge's count, on every page: one query, the owner's cart found as findCartId does. */
+    async countItems({ userId, cartId }: Pick<CartOwner, 'userId' | 'cartId'>): Promise<number> {
+      if (!userId && !cartId) return 0;
+      const query = db('cart_items').join('carts', 'carts.id', 'cart_items.cart_id');
+      if (userId) query.where('carts.user_id', userId);
+      else query.where('carts.id', cartId!).whereNull('carts.user_id');
+      const row = (await query.sum({ n: 'cart_items.quantity' }).first()) as { n: number | string | null } | undefined;
       return Number(row?.n ?? 0);
     },
 

@@ -1,29 +1,29 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db.ts';
-import { isMySql } from '../../db.ts';
 import { Book } from '../../models/Book.ts';
 import { NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from './book.dto.ts';
 import type { BookListQuery } from './catalog.schemas.ts';
-import { readCatalogueVersion } from './catalogue-version.ts';
+import { catalogueSnapshots } from './catalogue-snapshot.ts';
+import type { CatalogueWatch } from './catalogue-watch.ts';
 
 export const RECOMMENDED_COUNT = 3;
 
-export function createCatalogService(db: Db) {
+export function createCatalogService(db: Db, watch: CatalogueWatch) {
+  const snapshot = catalogueSnapshots(watch, async () => (await Book.query(db).orderBy('id')).map(toBookDto));
+
   return {
     async listBooks({ exclude, limit, random }: BookListQuery = {}): Promise<BookDto[]> {
-      const query = Book.query(db);
-      if (exclude !== undefined) query.whereNot('id', exclude);
-      if (random === 'true') query.orderByRaw(isMySql(db) ? 'RAND()' : 'RANDOM()');
-      else query.orderBy('id');
-      if (limit !== undefined) query.limit(limit);
-      return (await query).map(toBookDto);
+      const { books } = await snapshot();
+      const listed = books.filter((book) => book.id !== exclude);
+      if (random === 'true') shuffle(listed);
+      return limit === undefined ? listed : listed.slice(0, limit);
     },
 
     async getBook(id: number): Promise<BookDto> {
-      const book = await Book.query(db).findById(id);
+      const book = (await snapshot()).byId.get(id);
       if (!book) throw new NotFound('Book not found');
-      return toBookDto(book);
+      return book;
     },
 
     /**
@@ -31,18 +31,25 @@ export function createCatalogService(db: Db) {
      * every process: a book page stays cacheable and keeps its ETag until the catalogue changes.
      */
     async recommendedFor(id: number): Promise<BookDto[]> {
-      const [others, version] = await Promise.all([this.listBooks({ exclude: id }), readCatalogueVersion(db)]);
+      const { books, version } = await snapshot();
       const rank = (book: BookDto) => createHash('sha1').update(`${version}:${id}:${book.id}`).digest('hex');
-      const ranked = others.map((book) => ({ book, rank: rank(book) }));
+      const ranked = books.filter((book) => book.id !== id).map((book) => ({ book, rank: rank(book) }));
       ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
       return ranked.slice(0, RECOMMENDED_COUNT).map(({ book }) => book);
     },
 
     async countBooks(): Promise<number> {
-      const row = (await db('books').count({ n: '*' }).first()) as { n: number | string } | undefined;
-      return Number(row?.n ?? 0);
+      return (await snapshot()).books.length;
     },
   };
+}
+
+/** Fisher-Yates, in place. */
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
