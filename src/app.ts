@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
-import { errorSerializer, redactUrl, type Logger } from './log.ts';
+import type { Logger } from './log.ts';
 import { accountsApi } from './features/accounts/accounts.api.ts';
 import { accountsPages } from './features/accounts/accounts.pages.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
@@ -45,6 +43,7 @@ import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
 import { frontDoor, type ShopHandler } from './web/front-door.ts';
+import { requestLog } from './web/request-log.ts';
 import { immutableAssets } from './web/immutable-assets.ts';
 import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { scriptJson, useEta } from './web/views.ts';
@@ -163,20 +162,6 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
   return frontDoor(app, [immutableAssets(pageHeaders), pages.answer], log);
-}
-
-// One line per request with its id; cookies and bodies are never logged.
-function requestLog(log: Logger): RequestHandler {
-  return pinoHttp({
-    logger: log,
-    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
-    autoLogging: { ignore: (req) => req.url === '/healthz' },
-    serializers: {
-      err: errorSerializer,
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
 }
 
 const noStore: RequestHandler = (_req, res, next) => {

@@ -1,6 +1,7 @@
 import helmet from 'helmet';
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import { setAll } from './front-door.ts';
 
 // Stripe.js's documented origins, added to the policy of the checkout pages only.
 const STRIPE_ORIGINS = {
@@ -16,7 +17,25 @@ export interface SecurityOptions {
   stripeEnabled: boolean;
 }
 
-export function securityHeaders({ isProduction, stripeEnabled }: SecurityOptions): RequestHandler {
+/**
+ * Helmet's headers, worked out once per kind of page (with Stripe's origins on the checkout
+ * pages when Stripe is on) and then set as they are on every answer.
+ */
+export function securityHeaders(options: SecurityOptions): RequestHandler {
+  const page = pageSecurityHeaders(options);
+  const stripePage = options.stripeEnabled ? headersFor(options, '/checkout') : page;
+  return (req, res, next) => {
+    setAll(res, STRIPE_PAGES.has(req.path) ? stripePage : page);
+    next();
+  };
+}
+
+/** The headers of a page that is not a checkout page: answers sent in front of the app carry these. */
+export function pageSecurityHeaders(options: SecurityOptions): Array<[string, string]> {
+  return headersFor(options, '/');
+}
+
+function helmetFor({ isProduction, stripeEnabled }: SecurityOptions): RequestHandler {
   const onStripePage = (req: IncomingMessage) =>
     stripeEnabled && STRIPE_PAGES.has(new URL(req.url ?? '/', 'http://x').pathname);
   const stripeOr = (origin: string) => (req: IncomingMessage) => (onStripePage(req) ? origin : "'self'");
@@ -45,20 +64,17 @@ export function securityHeaders({ isProduction, stripeEnabled }: SecurityOptions
   });
 }
 
-/**
- * The headers securityHeaders sets on a page that is not a checkout page, read once by
- * running it: answers sent in front of the app (front-door.ts) carry exactly these.
- */
-export function pageSecurityHeaders(options: SecurityOptions): Array<[string, string]> {
+/** Runs helmet once for a page at `url` and keeps what it set. */
+function headersFor(options: SecurityOptions, url: string): Array<[string, string]> {
   const headers = new Map<string, string>();
   const res = {
     setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
     removeHeader: (name: string) => headers.delete(name),
   };
   let done = false;
-  securityHeaders(options)({ method: 'GET', url: '/', headers: {} } as Request, res as unknown as Response, () => {
+  helmetFor(options)({ method: 'GET', url, headers: {} } as Request, res as unknown as Response, () => {
     done = true;
   });
-  if (!done) throw new Error('the security headers could not be read');
+  if (!done) throw new Error('the security headers could not be worked out');
   return [...headers];
 }
