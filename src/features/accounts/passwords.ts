@@ -1,27 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
+import { createPasswordHasher } from './password-hasher.ts';
 
-// argon2id with OWASP's parameters: 19 MiB, t=2, p=1.
-const ARGON2 = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-// A login flood must not starve the rest of the server: at most this many hashes at once.
-const MAX_CONCURRENT_HASHES = 4;
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+// One per process: its threads are the cap on hashes at once (password-hasher.ts).
+const hasher = createPasswordHasher();
 
 export function hashPassword(password: string): Promise<string> {
-  return limited(() => argon2.hash(password, ARGON2));
+  return hasher.hash(password);
 }
 
 /** False for a wrong password and for a hash that is not a hash (a secured account). */
@@ -30,15 +14,15 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
     await verifyAgainstDummy(password);
     return false;
   }
-  return limited(() => argon2.verify(hash, password).catch(() => false));
+  return hasher.verify(hash, password).catch(() => false);
 }
 
 // An unknown email costs the same time as a wrong password.
 let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<void> {
-  dummyHash ??= argon2.hash('not-a-real-password', ARGON2);
+  dummyHash ??= hasher.hash('not-a-real-password');
   const hash = await dummyHash;
-  await limited(() => argon2.verify(hash, password).catch(() => false));
+  await hasher.verify(hash, password).catch(() => false);
 }
 
 /** Marks an account's password as unusable (after a lockout) without a hash to crack. */

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createPasswordHasher } from '../../../src/features/accounts/password-hasher.ts';
+
+/** The nice value of each of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('the password hasher', () => {
+  it('makes argon2id hashes with OWASP parameters that verify only the right password', async () => {
+    const hasher = createPasswordHasher();
+    const hash = await hasher.hash('story-time-42');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await hasher.verify(hash, 'story-time-42')).toBe(true);
+    expect(await hasher.verify(hash, 'story-time-43')).toBe(false);
+  });
+
+  it('checks a hash made by another argon2 implementation (parameters in another order)', async () => {
+    const hasher = createPasswordHasher();
+    const made = '$argon2id$v=19$m=19456,p=1,t=2$PSo/lfTDp2gZmXiAzHRb2Q$WvU+jaTKydvAMzFb4zpxevEQ0SIeF01zYYJTHEd7LfU';
+    expect(await hasher.verify(made, 'pw')).toBe(true);
+  });
+
+  it('answers many requests at once, each with its own result', async () => {
+    const hasher = createPasswordHasher();
+    const hashes = await Promise.all(['a1', 'b2', 'c3', 'd4', 'e5'].map((p) => hasher.hash(p)));
+    expect(new Set(hashes).size).toBe(5);
+    const checks = await Promise.all(hashes.map((hash, i) => hasher.verify(hash, ['a1', 'b2', 'c3', 'd4', 'e5'][(i + 1) % 5]!)));
+    expect(checks).toEqual([false, false, false, false, false]);
+  });
+
+  it('rejects a malformed hash instead of hanging', async () => {
+    const hasher = createPasswordHasher();
+    await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
+  });
+
+  it('hashes on lowered-priority threads, leaving the event loop at its own priority', async () => {
+    const own = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+    const hasher = createPasswordHasher();
+    await Promise.all([hasher.hash('x'), hasher.hash('y')]);
+    expect(threadNiceness()).toContain(Math.min(19, own + 10));
+    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(own);
+  });
+});
