@@ -87,12 +87,36 @@ describe('who reaches the cover page', () => {
     expect(res.text).toMatch(/<img src="\/covers\/[a-z-]+\.svg" alt="The current cover of [^"]+" width="600" height="900"/);
     expect(res.text).toContain(`action="/admin/books/${id}/cover" enctype="multipart/form-data"`);
     expect(res.text).toContain('name="_csrf"');
-    expect(res.text).toMatch(/<input type="file" id="cover-file" name="cover" accept="image\/jpeg,image\/png,image\/webp"/);
+    expect(res.text).toMatch(/<input type="file" id="cover-file" class="cover-file" name="cover" accept="image\/jpeg,image\/png,image\/webp"/);
   });
 
   it('is Page Not Found for a book that does not exist', async () => {
     expect((await operator.get('/admin/books/999999/cover')).status).toBe(404);
     expect((await operator.get('/admin/books/abc/cover')).status).toBe(404);
+  });
+});
+
+describe('covers on the shopper pages', () => {
+  it('loads the catalogue\'s first row at once, the book page\'s cover first, and every cover further down lazily', async () => {
+    const imgs = (html: string) => [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]).filter((tag) => /\/(covers|uploads)\//.test(tag));
+    const grid = imgs((await shop.browser().get('/books').expect(200)).text);
+    expect(grid.length).toBeGreaterThan(4);
+    expect(grid.map((tag) => /loading="(\w+)"/.exec(tag)?.[1])).toEqual(grid.map((_, i) => (i < 4 ? 'eager' : 'lazy')));
+    const book = imgs((await shop.browser().get(`/books/${await firstBookId()}`).expect(200)).text);
+    expect(book[0]).toContain('fetchpriority="high"');
+    expect(book[0]).not.toContain('loading=');
+    expect(book.slice(1).length).toBe(3);
+    for (const tag of book.slice(1)) expect(tag).toContain('loading="lazy"');
+    const home = imgs((await shop.browser().get('/').expect(200)).text);
+    expect(home.length).toBeGreaterThan(0);
+    for (const tag of home) expect(tag).toContain('loading="lazy"');
+  });
+
+  it('gives every seeded cover its size, so nothing moves as it loads', async () => {
+    const html = (await shop.browser().get('/books').expect(200)).text;
+    const covers = [...html.matchAll(/<img src="\/covers\/[^"]+"[^>]*>/g)].map((m) => m[0]);
+    expect(covers.length).toBeGreaterThan(0);
+    for (const tag of covers) expect(tag).toContain('width="600" height="900"');
   });
 });
 
