@@ -9,8 +9,11 @@ import { coverFileName } from '../catalog/cover.ts';
 // name or declared type, and resized into a few widths so a phone downloads a small one.
 
 export const MAX_COVER_BYTES = 2 * 1024 * 1024;
-/** Up to 960: a book page's cover is about 450 CSS px wide at most, twice that on a sharp screen. */
-export const COVER_WIDTHS = [160, 320, 480, 640, 960] as const;
+/**
+ * Up to 960: a book page's cover is about 450 CSS px wide at most, twice that on a sharp screen.
+ * 800 is for a phone's one-column catalogue (about 330 CSS px, 650 device pixels at 2x).
+ */
+export const COVER_WIDTHS = [160, 320, 480, 640, 800, 960] as const;
 // A small file can still decode into a huge image; this keeps one upload's memory bounded.
 const MAX_PIXELS = 40_000_000;
 const ACCEPTED = new Set(['jpeg', 'png', 'webp']);

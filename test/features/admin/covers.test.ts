@@ -221,9 +221,9 @@ describe('a good upload', () => {
     expect((await operator.get(res.headers.location!).expect(200)).text).toContain('Cover updated');
 
     const book = await shop.db('books').where({ id }).first();
-    expect(book.coverWidths).toBe('160,320,480,640,960');
+    expect(book.coverWidths).toBe('160,320,480,640,800,960');
     expect([book.coverWidth, book.coverHeight]).toEqual([960, 1440]);
-    for (const width of [160, 320, 480, 640, 960]) {
+    for (const width of [160, 320, 480, 640, 800, 960]) {
       const meta = await sharp(path.join(dir, `${book.coverName}-${width}.webp`)).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, width * 1.5]);
     }
@@ -232,7 +232,7 @@ describe('a good upload', () => {
     const audit = await shop.db('audit_log').where({ action: 'cover.replaced' }).first();
     expect(JSON.parse(audit.afterJson)).toMatchObject({ bookId: id, coverName: book.coverName });
 
-    const srcset = [160, 320, 480, 640, 960].map((w) => `/uploads/covers/${book.coverName}-${w}.webp ${w}w`).join(', ');
+    const srcset = [160, 320, 480, 640, 800, 960].map((w) => `/uploads/covers/${book.coverName}-${w}.webp ${w}w`).join(', ');
     const grid = (await visitor().get('/books').expect(200)).text;
     expect(grid).toContain(`srcset="${srcset}"`);
     expect(grid).toMatch(new RegExp(`srcset="${escape(srcset)}" sizes="[^"]+" alt="" width="960" height="1440" loading="eager"`));

@@ -26,11 +26,12 @@ describe('coverImage', () => {
 
 describe('widthsFor', () => {
   it('stops at 960 for a large original', () => {
-    expect(widthsFor(3000)).toEqual([160, 320, 480, 640, 960]);
+    expect(widthsFor(3000)).toEqual([160, 320, 480, 640, 800, 960]);
   });
 
   it('never goes past the original, which is kept when it falls between two widths', () => {
     expect(widthsFor(500)).toEqual([160, 320, 480, 500]);
+    expect(widthsFor(900)).toEqual([160, 320, 480, 640, 800, 900]);
     expect(widthsFor(480)).toEqual([160, 320, 480]);
     expect(widthsFor(100)).toEqual([100]);
   });
