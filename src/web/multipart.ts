@@ -21,6 +21,7 @@ const FORM_OVERHEAD = 64 * 1024;
 // An oversized file is read to its end (and thrown away) so a browser shows the answer rather
 // than a dropped connection; past this many bytes the upload is cut off instead.
 const DISCARD_LIMIT = 16 * 1024 * 1024;
+const UNREADABLE = 'This form could not be read. Please choose the file again.';
 
 /**
  * Reads a multipart form holding at most one file, keeping no more than `maxFileBytes` of it in
@@ -28,6 +29,7 @@ const DISCARD_LIMIT = 16 * 1024 * 1024;
  * read; the file's own size is checked as it arrives.
  */
 export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeMessage }: MultipartLimits): Promise<MultipartForm> {
+  if (!req.is('multipart/form-data')) return Promise.reject(new BadRequest(UNREADABLE));
   const declared = Number(req.get('content-length') ?? 0);
   if (declared > DISCARD_LIMIT) return Promise.reject(new HttpError(413, tooLargeMessage));
   if (declared > maxFileBytes + FORM_OVERHEAD) return discard(req).then(() => Promise.reject(new HttpError(413, tooLargeMessage)));
@@ -37,7 +39,7 @@ export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeM
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxFileBytes, fields: 10, fieldSize: 4096, parts: 11 } });
     } catch {
-      return reject(new BadRequest('This form could not be read. Please choose the file again.'));
+      return reject(new BadRequest(UNREADABLE));
     }
     const fields: Record<string, string> = {};
     const chunks: Buffer[] = [];
@@ -60,7 +62,7 @@ export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeM
         chunks.length = 0;
       });
     });
-    parser.on('error', () => reject(new BadRequest('This form could not be read. Please choose the file again.')));
+    parser.on('error', () => reject(new BadRequest(UNREADABLE)));
     parser.on('close', () => {
       if (tooLarge) return reject(new HttpError(413, tooLargeMessage));
       const file = received ? Buffer.concat(chunks) : null;

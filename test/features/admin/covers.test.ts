@@ -195,6 +195,22 @@ describe('refused uploads change nothing', () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('refuses a form that is not multipart with a message (400)', async () => {
+    const id = await firstBookId();
+    const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
+    const before = await snapshot();
+    const res = await operator.post(`/admin/books/${id}/cover`).type('form').send({ _csrf: formToken(page.text), cover: 'cover.jpg' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('This form could not be read');
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('leaves the token check of every other form as it was: a token hidden in a multipart body elsewhere is refused', async () => {
+    const page = await operator.get(`/admin/books/${await firstBookId()}/cover`).expect(200);
+    const res = await operator.post('/cart/clear').field('_csrf', formToken(page.text));
+    expect(res.status).toBe(403);
+  });
+
   it('asks for a file when none was chosen', async () => {
     const id = await firstBookId();
     const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
