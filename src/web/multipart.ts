@@ -68,6 +68,10 @@ export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeM
       const file = received ? Buffer.concat(chunks) : null;
       resolve({ fields, file: file && file.length ? file : null });
     });
+    // A browser that gives up part-way leaves nothing to answer, and nothing is kept.
+    req.once('close', () => {
+      if (!req.complete) reject(new BadRequest(UNREADABLE));
+    });
     // A body sent without a length is counted as it comes.
     req.on('data', (chunk: Buffer) => {
       read += chunk.length;

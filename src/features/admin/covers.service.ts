@@ -23,15 +23,19 @@ export function coversDir(uploadsDir: string): string {
 // with the catalogue version and the audit entry, so shoppers see the new cover at once.
 export function createCovers({ db, uploadsDir }: { db: Db; uploadsDir: string }) {
   const dir = coversDir(uploadsDir);
+
+  async function find(bookId: number): Promise<CoverPage> {
+    const book = await Book.query(db).findById(bookId);
+    if (!book) throw new NotFound('Page Not Found');
+    return { bookId: book.id, title: book.title, cover: coverImage(book) };
+  }
+
   return {
-    async find(bookId: number): Promise<CoverPage> {
-      const book = await Book.query(db).findById(bookId);
-      if (!book) throw new NotFound('Page Not Found');
-      return { bookId: book.id, title: book.title, cover: coverImage(book) };
-    },
+    find,
 
     async replace(bookId: number, bytes: Buffer, actorId: number): Promise<void> {
-      await this.find(bookId);
+      // No files for a book that does not exist.
+      await find(bookId);
       const stored = await storeCover(bytes, dir);
       await db.transaction(async (trx) => {
         const book = await Book.query(trx).findById(bookId).forUpdate();
