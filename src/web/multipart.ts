@@ -25,8 +25,9 @@ const UNREADABLE = 'This form could not be read. Please choose the file again.';
 
 /**
  * Reads a multipart form holding at most one file, keeping no more than `maxFileBytes` of it in
- * memory. A body declared larger than anything it could accept is refused (413) before a byte is
- * read; the file's own size is checked as it arrives.
+ * memory. Too large a file is a 413: a body declared larger than 16 MB is refused before a byte
+ * of it is read, and one sent without a length is cut off there; a smaller one is read to its
+ * end and thrown away, so the browser shows the answer.
  */
 export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeMessage }: MultipartLimits): Promise<MultipartForm> {
   if (!req.is('multipart/form-data')) return Promise.reject(new BadRequest(UNREADABLE));

@@ -161,12 +161,9 @@ describe('refused uploads change nothing', () => {
     const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
     const cookie = (page.request as unknown as { cookies: string }).cookies;
     const before = await snapshot();
-    const server = shop.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
+    const status = await withServer(async (port) =>
       // 100 MB announced, a few bytes sent, and the request left open: only an early answer ends this.
-      const status = await new Promise<number>((resolve, reject) => {
+      new Promise<number>((resolve, reject) => {
         const req = request({
           host: '127.0.0.1', port, method: 'POST', path: `/admin/books/${id}/cover`,
           headers: { Cookie: cookie, 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(100 * 1024 * 1024), 'Sec-Fetch-Site': 'same-origin' },
@@ -177,12 +174,42 @@ describe('refused uploads change nothing', () => {
         });
         req.on('error', reject);
         req.write('--x\r\n');
+      }),
+    );
+    expect(status).toBe(413);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('stops reading a body sent without a length once it passes 16 MB', async () => {
+    const id = await firstBookId();
+    const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
+    const cookie = (page.request as unknown as { cookies: string }).cookies;
+    const before = await snapshot();
+    const sent = await withServer(async (port) => {
+      const megabyte = Buffer.alloc(1024 * 1024, 0x61);
+      return new Promise<number>((resolve) => {
+        let written = 0;
+        const req = request({
+          host: '127.0.0.1', port, method: 'POST', path: `/admin/books/${id}/cover`,
+          headers: { Cookie: cookie, 'Content-Type': 'multipart/form-data; boundary=x', 'Transfer-Encoding': 'chunked', 'Sec-Fetch-Site': 'same-origin' },
+        });
+        const done = () => resolve(written);
+        req.on('error', done).on('response', (res) => {
+          res.resume();
+          done();
+        });
+        const pump = () => {
+          // 64 MB on offer; the shop should stop taking it long before.
+          while (written < 64 * megabyte.length) {
+            written += megabyte.length;
+            if (!req.write(written === megabyte.length ? Buffer.concat([Buffer.from('--x\r\nContent-Disposition: form-data; name="cover"; filename="a.jpg"\r\n\r\n'), megabyte]) : megabyte)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
       });
-      expect(status).toBe(413);
-    } finally {
-      server.closeAllConnections();
-      server.close();
-    }
+    });
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
     expect(await snapshot()).toBe(before);
   });
 
@@ -294,6 +321,18 @@ describe('a good upload', () => {
     expect(cart).toContain(`${book.coverName}-160.webp 160w`);
   });
 });
+
+/** The shop on a port of its own, for requests supertest cannot make (a body that never ends). */
+async function withServer<T>(talk: (port: number) => Promise<T>): Promise<T> {
+  const server = shop.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    return await talk((server.address() as AddressInfo).port);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
