@@ -298,6 +298,17 @@ describe('a good upload', () => {
     expect((await sharp(path.join(dir, `${book.coverName}-300.webp`)).metadata()).width).toBe(300);
   });
 
+  it('stands a photo upright by its camera orientation', async () => {
+    const id = (await firstBookId()) + 3;
+    // Stored 600x900 with "turn 90 degrees" (EXIF orientation 6): upright it is 900 wide and 600 tall.
+    const sideways = await solid(600, 900).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    expect((await upload(operator, id, sideways, 'phone-photo.jpg', 'image/jpeg')).status).toBe(303);
+    const book = await shop.db('books').where({ id }).first();
+    expect([book.coverWidths, book.coverWidth, book.coverHeight]).toEqual(['160,320,480,640,800,900', 900, 600]);
+    const stored = await sharp(path.join(dir, `${book.coverName}-900.webp`)).metadata();
+    expect([stored.width, stored.height, stored.orientation]).toEqual([900, 600, undefined]);
+  });
+
   it('takes a WebP, and a new cover gets new addresses', async () => {
     const id = (await firstBookId()) + 2;
     await upload(operator, id, await solid(800, 1000).webp().toBuffer(), 'first.webp', 'image/webp').then((r) => expect(r.status).toBe(303));
