@@ -35,6 +35,7 @@ import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
 import type { Assets } from './web/assets.ts';
 import { staticFiles } from './web/static-files.ts';
+import { COVERS_URL } from './features/catalog/cover.ts';
 import { compressResponses } from './web/compress-responses.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
@@ -64,6 +65,9 @@ import { orderPages } from './features/admin/order.pages.ts';
 import { createFulfilment } from './features/admin/fulfilment.ts';
 import { createOrderRefunds } from './features/admin/order-refunds.ts';
 import { createOrderDetails } from './features/admin/order-details.ts';
+import { COVER_UPLOAD_PATH, coverPages } from './features/admin/covers.pages.ts';
+import { coversDir, createCovers } from './features/admin/covers.service.ts';
+import { uploadedFiles } from './web/uploaded-files.ts';
 
 export interface AppDeps {
   config: Config;
@@ -111,6 +115,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(requestLog(log));
   app.use(securityHeaders(security));
   app.use(staticFiles());
+  app.use(COVERS_URL, uploadedFiles(coversDir(config.uploadsDir)));
   app.use(compressResponses);
   app.use(pages.keep);
 
@@ -125,7 +130,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(sessionMiddleware(config, sessions.store));
   app.use(endStaleSessions(accounts));
-  app.use(rejectCrossSite, csrfProtection);
+  app.use(rejectCrossSite, csrfProtection({ multipartForms: [COVER_UPLOAD_PATH] }));
 
   const api = express.Router();
   api.use(noStore);
@@ -158,6 +163,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus));
   app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
+
+  app.use(coverPages(createCovers({ db, uploadsDir: config.uploadsDir })));
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);

@@ -40,6 +40,8 @@ const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('var'),
+  /** Uploaded covers; unset: DATA_DIR/uploads. Every process serving the shop must share it. */
+  UPLOADS_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(mysql|mariadb):\/\//, 'must start with mysql:// or mariadb://')
@@ -72,6 +74,8 @@ export type Config = Readonly<
     SESSION_SECRET: string;
     isProduction: boolean;
     dataDir: string;
+    /** Absolute: UPLOADS_DIR, or DATA_DIR/uploads. */
+    uploadsDir: string;
     /** How many server processes to run (WEB_CONCURRENCY or its default). */
     workers: number;
     /** Absolute base of links in emails: PUBLIC_URL, never a request's Host header. */
@@ -118,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SESSION_SECRET: values.SESSION_SECRET ?? localSessionSecret(dataDir),
     isProduction,
     dataDir,
+    uploadsDir: values.UPLOADS_DIR ? path.resolve(values.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
   });
 }

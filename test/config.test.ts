@@ -15,6 +15,12 @@ describe('configuration', () => {
     expect(config.SESSION_SECRET).toHaveLength(64);
   });
 
+  it('keeps uploaded covers under the data directory unless UPLOADS_DIR says where', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).uploadsDir).toBe(path.join(dir, 'uploads'));
+    expect(loadConfig({ DATA_DIR: dir, UPLOADS_DIR: 'shared/uploads' }).uploadsDir).toBe(path.resolve('shared/uploads'));
+  });
+
   it('keeps the generated session secret across restarts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir }).SESSION_SECRET;

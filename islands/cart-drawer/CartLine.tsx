@@ -17,7 +17,7 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
   const limitId = `quantity-limit-${book.id}`;
   return (
     <li className="cart-line">
-      <img src={book.imageUrl ?? '/images/placeholder-cover.svg'} alt="" width={64} height={96} />
+      <img src={book.cover.src} srcSet={book.cover.srcset ?? undefined} sizes={book.cover.srcset ? '64px' : undefined} alt="" width={64} height={96} />
       <div className="cart-line-info">
         <a href={`/books/${book.id}`}>{book.title}</a>
         <span className="cart-line-price">${book.price}</span>

@@ -16,4 +16,10 @@ export class Book extends BaseModel {
   ageRange!: string;
   pages!: number | null;
   publishedOn!: Date | string;
+  /** An uploaded cover's file name stem; null: imageUrl (or the placeholder) is the cover. */
+  coverName!: string | null;
+  coverWidth!: number | null;
+  coverHeight!: number | null;
+  /** "160,320,480": the widths stored for coverName. */
+  coverWidths!: string | null;
 }

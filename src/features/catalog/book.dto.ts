@@ -1,5 +1,6 @@
 import { toCents, toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
+import { coverImage, type CoverImage } from './cover.ts';
 
 /** One shape for a book, used by the pages, the islands and the API (spec section 3). */
 export interface BookDto {
@@ -10,6 +11,8 @@ export interface BookDto {
   price: string;
   priceCents: number;
   imageUrl: string | null;
+  /** The cover as an <img> shows it: every stored width, and its size. */
+  cover: CoverImage;
   inStock: number;
   amazonUrl: string | null;
   amazonKindleUrl: string | null;
@@ -30,6 +33,7 @@ export function toBookDto(book: Book): BookDto {
     price: toDecimal(cents),
     priceCents: cents,
     imageUrl: book.imageUrl,
+    cover: coverImage(book),
     inStock: book.inStock,
     amazonUrl: book.amazonUrl,
     amazonKindleUrl: book.amazonKindleUrl,
