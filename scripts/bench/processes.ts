@@ -1,7 +1,7 @@
 // The processes a benchmark run starts and always stops: the shop in production mode, the two
 // reference servers, and a throwaway MariaDB + Redis from .ci/services.sh.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,12 +40,20 @@ function track(child: ChildProcess): () => string {
   return () => log;
 }
 
+/** `npm start`'s arguments to node: the bench runs the shop exactly as production does. */
+function startCommand(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const [program, ...args] = scripts.start.split(/\s+/);
+  if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
+  return args;
+}
+
 /** The shop as production runs it (the compiled server, one process), on a fresh data directory. */
 export async function startShop(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['dist-server/src/server.js'], {
+  const child = spawn(process.execPath, startCommand(), {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

@@ -45,9 +45,9 @@ describe('graceful shutdown of the production process', () => {
   });
 
   it('production runs the compiled server with no loader (tsx held twice the memory), as npm start does', () => {
-    expect(documentedStartCommand()).toEqual(['/usr/bin/node', 'dist-server/src/server.js']);
+    expect(documentedStartCommand()).toEqual(['/usr/bin/node', '--max-semi-space-size=4', 'dist-server/src/server.js']);
     const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).toBe('node dist-server/src/server.js');
+    expect(scripts.start).toBe('node --max-semi-space-size=4 dist-server/src/server.js');
     expect(scripts.serve).toBe(scripts.start);
     expect(scripts.build).toContain('build:server');
   });

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { HttpError } from '../../web/errors.ts';
 import { coverFileName } from '../catalog/cover.ts';
 
@@ -51,7 +50,7 @@ export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCove
   await mkdir(dir, { recursive: true });
   let largest = { width: 0, height: 0 };
   for (const width of widths) {
-    const { data, info } = await decode(bytes)
+    const { data, info } = await (await decode(bytes))
       .resize({ width, withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer({ resolveWithObject: true })
@@ -64,7 +63,11 @@ export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCove
   return { name, ...largest, widths };
 }
 
+// Loaded with the first upload: image processing (libvips) would add about 20 MB to every idle process.
+const loadSharp = async () => (await import('sharp')).default;
+
 async function inspect(bytes: Buffer): Promise<{ width: number; height: number }> {
+  const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata().catch(() => undefined);
   if (meta?.format === 'svg') throw new HttpError(422, COVER_MESSAGES.svg);
   if (!meta?.format || !ACCEPTED.has(meta.format) || !meta.width || !meta.height) throw new HttpError(422, COVER_MESSAGES.wrongType);
@@ -75,8 +78,8 @@ async function inspect(bytes: Buffer): Promise<{ width: number; height: number }
 }
 
 // Upright (EXIF orientation applied); sharp drops the rest of the metadata, a camera's GPS included.
-function decode(bytes: Buffer) {
-  return sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate();
+async function decode(bytes: Buffer) {
+  return (await loadSharp())(bytes, { limitInputPixels: MAX_PIXELS }).rotate();
 }
 
 // Another process may be writing the same file (the same upload twice): each renames a whole file into place.
