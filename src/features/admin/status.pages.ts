@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { shortDate } from '../../lib/dates.ts';
 import { formatUsd } from '../../lib/money.ts';
 import { parse } from '../../web/validate.ts';
 import { SANDBOX_TEST_CARDS } from '../payments/index.ts';
@@ -23,6 +24,7 @@ export function statusPages(systemStatus: SystemStatus, numbers: NumbersService)
       numbers: figures,
       chart: revenueChart(figures.days),
       usd: formatUsd,
+      shortDate,
     });
   });
   return router;

@@ -108,7 +108,7 @@ const within = (o: Made, fromDay: string, toDay: string) => {
 /** The figures the page shows: the chart's bars, the table's rows and the summary cards. */
 function figures(html: string) {
   const bars = [...html.matchAll(/<rect class="bar"[^>]*data-day="([\d-]+)" data-cents="(\d+)"/g)].map((m) => ({ day: m[1]!, cents: Number(m[2]) }));
-  const rows = [...html.matchAll(/<tr data-day="([\d-]+)"><th scope="row">[^<]+<\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
+  const rows = [...html.matchAll(/<tr data-day="([\d-]+)"><th scope="row"><time datetime="[\d-]+">[^<]+<\/time><\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
   const card = (name: string) => new RegExp(`data-figure="${name}">([^<]+)<`).exec(html)?.[1];
   return { bars, rows, revenue: card('revenue'), orders: card('orders'), average: card('average'), refunds: card('refunds') };
 }
