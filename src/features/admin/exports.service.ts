@@ -30,14 +30,17 @@ export function createExports(db: Db) {
     async *orderLines(range: DayRange): AsyncGenerator<OrderLineRow> {
       let after = 0;
       for (;;) {
+        // Orders alone, walked by primary key: joining users here lets MariaDB pick a plan
+        // that sorts a customer's every order for each batch.
         const orders = (await db('orders')
-          .join('users', 'users.id', 'orders.userId')
           .modify(onDays(db, 'orders.createdAt', range.from, range.to))
           .where('orders.id', '>', after)
-          .select('orders.id', 'orders.createdAt', 'orders.status', 'users.email', 'orders.state', 'orders.subtotal', 'orders.shipping', 'orders.handling', 'orders.tax', 'orders.totalAmount', 'orders.refundedAmount')
+          .select('id', 'userId', 'createdAt', 'status', 'state', 'subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount')
           .orderBy('orders.id')
           .limit(BATCH)) as Array<Record<string, unknown>>;
         if (!orders.length) return;
+        const users = (await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId as number))]).select('id', 'email')) as Array<{ id: number; email: string }>;
+        const emails = new Map(users.map((u) => [Number(u.id), u.email]));
         const items = (await db('orderItems')
           .whereIn('orderId', orders.map((o) => o.id as number))
           .select('orderId', 'title', 'quantity', 'price')
@@ -51,7 +54,7 @@ export function createExports(db: Db) {
               order: Number(order.id),
               date: utcDay(toDate(order.createdAt as Date | string)),
               status: statusLabel(displayStatus(order.status as string)),
-              customer_email: order.email as string,
+              customer_email: emails.get(Number(order.userId)) ?? '',
               ship_to_state: (order.state as string | null) ?? '',
               title: item.title,
               quantity: Number(item.quantity),
