@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
@@ -15,8 +16,12 @@ export async function sendCsv<Row extends Record<string, unknown>>(
   columns: readonly (keyof Row & string)[],
   rows: Iterable<Row> | AsyncIterable<Row>,
 ): Promise<void> {
+  const source = Readable.from(rows);
+  // The first rows are read before anything is sent: a database that fails then gets the
+  // error page, not a download cut off at its first byte.
+  await once(source, 'readable');
   res.status(200);
   res.set('Content-Type', 'text/csv; charset=utf-8');
   res.attachment(filename);
-  await pipeline(Readable.from(rows), stringify({ header: true, columns: [...columns], escape_formulas: true, bom: true }), res);
+  await pipeline(source, stringify({ header: true, columns: [...columns], escape_formulas: true, bom: true }), res);
 }

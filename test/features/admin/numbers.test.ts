@@ -203,6 +203,11 @@ describe('the CSV exports', () => {
     expect([canceled.quantity, canceled.line_total, canceled.order_refunded]).toEqual(['4', '51.96', '60.00']);
   });
 
+  it('gives just the header row for a range without orders', async () => {
+    const res = await agent.get(`/admin/exports/orders.csv?from=${day(300)}&to=${day(200)}`).expect(200);
+    expect(res.text).toBe(`\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded\n`);
+  });
+
   it('cannot carry a formula into a spreadsheet', async () => {
     const res = await agent.get(`/admin/exports/orders.csv?from=${day(0)}&to=${day(0)}`).expect(200);
     const row = rowsOf(res).find((r) => r.title!.includes('HYPERLINK'))!;
@@ -229,6 +234,18 @@ describe('the CSV exports', () => {
     const wa = rows.filter((r) => r.state === 'WA').reduce((n, r) => n + toCents(r.tax_collected!), 0);
     expect(toDecimal(wa)).toBe('9.31');
     expect(rows.some((r) => r.state === 'CA')).toBe(false);
+  });
+
+  it('answers with the error page, not half a file, when the orders cannot be read', async () => {
+    await shop.db.schema.renameTable('order_items', 'order_items_away');
+    try {
+      const res = await agent.get(`/admin/exports/orders.csv?from=${day(5)}&to=${day(0)}`);
+      expect(res.status).toBe(500);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-disposition']).toBeUndefined();
+    } finally {
+      await shop.db.schema.renameTable('order_items_away', 'order_items');
+    }
   });
 
   it('refuses a bad range with a message', async () => {
