@@ -3,7 +3,7 @@ import { shortDate } from '../../lib/dates.ts';
 import { formatUsd } from '../../lib/money.ts';
 import { parse } from '../../web/validate.ts';
 import { SANDBOX_TEST_CARDS } from '../payments/index.ts';
-import { revenueChart } from './numbers-chart.ts';
+import { dayChart } from './numbers-chart.ts';
 import { numbersQuery } from './numbers.schemas.ts';
 import type { NumbersService } from './numbers.service.ts';
 import { operatorPages } from './operator-access.ts';
@@ -22,7 +22,7 @@ export function statusPages(systemStatus: SystemStatus, numbers: NumbersService)
       report,
       testCards: SANDBOX_TEST_CARDS,
       numbers: figures,
-      chart: revenueChart(figures.days),
+      charts: [dayChart(figures.days, 'revenue'), dayChart(figures.days, 'orders')],
       usd: formatUsd,
       shortDate,
     });

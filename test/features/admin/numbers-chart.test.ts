@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { revenueChart } from '../../../src/features/admin/numbers-chart.ts';
+import { dayChart } from '../../../src/features/admin/numbers-chart.ts';
 import { averageOrderValue, fillDays, lastDays } from '../../../src/features/admin/numbers.rules.ts';
 
 describe('the period', () => {
@@ -27,7 +27,7 @@ describe('the period', () => {
   });
 });
 
-describe('the revenue chart', () => {
+describe('the charts', () => {
   const days = [
     { day: '2026-11-01', orders: 0, revenue: 0 },
     { day: '2026-11-02', orders: 1, revenue: 2500 },
@@ -36,7 +36,7 @@ describe('the revenue chart', () => {
   ];
 
   it('draws one bar per day, as tall as its share of a round top of the scale', () => {
-    const chart = revenueChart(days);
+    const chart = dayChart(days, 'revenue');
     expect(chart.bars).toHaveLength(4);
     expect(chart.top).toBe(10_000);
     const [none, quarter, full, half] = chart.bars;
@@ -50,13 +50,22 @@ describe('the revenue chart', () => {
   });
 
   it('rounds the top of the scale up to 1, 2 or 5 times a power of ten dollars', () => {
-    expect(revenueChart([{ day: '2026-11-01', orders: 1, revenue: 1299 }]).top).toBe(2000);
-    expect(revenueChart([{ day: '2026-11-01', orders: 9, revenue: 31_050 }]).top).toBe(50_000);
-    expect(revenueChart([{ day: '2026-11-01', orders: 0, revenue: 0 }]).top).toBe(1000);
+    expect(dayChart([{ day: '2026-11-01', orders: 1, revenue: 1299 }], 'revenue').top).toBe(2000);
+    expect(dayChart([{ day: '2026-11-01', orders: 9, revenue: 31_050 }], 'revenue').top).toBe(50_000);
+    expect(dayChart([{ day: '2026-11-01', orders: 0, revenue: 0 }], 'revenue').top).toBe(1000);
+  });
+
+  it('scales orders to 2, 4 or 10 times a power of ten, so the middle line is whole orders', () => {
+    const top = (orders: number) => dayChart([{ day: '2026-11-01', orders, revenue: 0 }], 'orders').top;
+    expect([0, 1, 2, 3, 4, 5, 10, 11, 33, 41].map(top)).toEqual([2, 2, 2, 4, 4, 10, 10, 20, 40, 100]);
+    const chart = dayChart(days, 'orders');
+    expect(chart.gridlines.map((g) => g.label)).toEqual(['0', '2', '4']);
+    expect(chart.bars.map((b) => b.value)).toEqual([0, 1, 3, 2]);
+    expect(chart.bars[2]!.height).toBeCloseTo((chart.plot.height * 3) / 4);
   });
 
   it('labels the scale in dollars and the first, middle and last days', () => {
-    const chart = revenueChart(days);
+    const chart = dayChart(days, 'revenue');
     expect(chart.gridlines.map((g) => g.label)).toEqual(['$0', '$50', '$100']);
     expect(chart.dayLabels.map((l) => l.label)).toEqual(['Nov 1', 'Nov 3', 'Nov 4']);
   });

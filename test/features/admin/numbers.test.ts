@@ -107,7 +107,13 @@ const within = (o: Made, fromDay: string, toDay: string) => {
 
 /** The figures the page shows: the chart's bars, the table's rows and the summary cards. */
 function figures(html: string) {
-  const bars = [...html.matchAll(/<rect class="bar"[^>]*data-day="([\d-]+)" data-cents="(\d+)"/g)].map((m) => ({ day: m[1]!, cents: Number(m[2]) }));
+  const chart = (measure: string) => {
+    const svg = new RegExp(`<svg [^>]*data-measure="${measure}"[\\s\\S]*?</svg>`).exec(html)?.[0] ?? '';
+    return [...svg.matchAll(/<rect class="bar"[^>]*data-day="([\d-]+)" data-value="(\d+)"/g)].map((m) => ({ day: m[1]!, value: Number(m[2]) }));
+  };
+  const revenueBars = chart('revenue');
+  const orderBars = chart('orders');
+  const bars = revenueBars.map((b, i) => ({ day: b.day, cents: b.value, orders: orderBars[i]?.day === b.day ? orderBars[i]!.value : NaN }));
   const rows = [...html.matchAll(/<tr data-day="([\d-]+)"><th scope="row"><time datetime="[\d-]+">[^<]+<\/time><\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
   const card = (name: string) => new RegExp(`data-figure="${name}">([^<]+)<`).exec(html)?.[1];
   return { bars, rows, revenue: card('revenue'), orders: card('orders'), average: card('average'), refunds: card('refunds') };
@@ -127,6 +133,7 @@ describe('the numbers on the /admin home', () => {
     for (const bar of f.bars) {
       const that = counted.filter((o) => within(o, bar.day, bar.day));
       expect(bar.cents, bar.day).toBe(cents(that));
+      expect(bar.orders, bar.day).toBe(that.length);
       const row = f.rows.find((r) => r.day === bar.day)!;
       expect(row.orders, bar.day).toBe(that.length);
       expect(row.revenue, bar.day).toBe(`$${toDecimal(cents(that))}`);
@@ -170,8 +177,10 @@ describe('the numbers on the /admin home', () => {
 
   it('draws an accessible chart: an image with a title and description, its marks hidden', async () => {
     const page = await agent.get('/admin').expect(200);
-    expect(page.text).toMatch(/<svg role="img" aria-labelledby="chart-title chart-desc"/);
-    expect(page.text).toContain('<title id="chart-title">Revenue per day, last 30 days</title>');
+    expect(page.text).toMatch(/<svg role="img" aria-labelledby="revenue-chart-title revenue-chart-desc"/);
+    expect(page.text).toContain('<title id="revenue-chart-title">Revenue per day, last 30 days</title>');
+    expect(page.text).toMatch(/<svg role="img" aria-labelledby="orders-chart-title orders-chart-desc"/);
+    expect(page.text).toContain('<title id="orders-chart-title">Orders per day, last 30 days</title>');
     expect(textOf(page.text)).toContain('Days are UTC days');
     expect(page.text).toMatch(/<g aria-hidden="true">\s*<line class="gridline"/);
   });
