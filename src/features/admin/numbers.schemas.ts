@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DAY_MS } from './numbers.rules.ts';
+import { DAY_MS, PERIODS } from './numbers.rules.ts';
 
 /** GET /admin?days=30|90: the period the numbers cover (30 without it). */
 export const numbersQuery = z.object({
   days: z.preprocess(
     (value) => (value === undefined || value === '' ? 30 : Number(value)),
-    z.union([z.literal(30), z.literal(90)], { error: 'Choose the last 30 or the last 90 days.' }),
+    z.literal(PERIODS, { error: 'Choose the last 30 or the last 90 days.' }),
   ),
 });
 

@@ -4,6 +4,7 @@ import { formatUsd } from '../../lib/money.ts';
 import { parse } from '../../web/validate.ts';
 import { SANDBOX_TEST_CARDS } from '../payments/index.ts';
 import { dayChart } from './numbers-chart.ts';
+import { PERIODS } from './numbers.rules.ts';
 import { numbersQuery } from './numbers.schemas.ts';
 import type { NumbersService } from './numbers.service.ts';
 import { operatorPages } from './operator-access.ts';
@@ -22,6 +23,7 @@ export function statusPages(systemStatus: SystemStatus, numbers: NumbersService)
       report,
       testCards: SANDBOX_TEST_CARDS,
       numbers: figures,
+      periods: PERIODS,
       charts: [dayChart(figures.days, 'revenue'), dayChart(figures.days, 'orders')],
       usd: formatUsd,
       shortDate,
