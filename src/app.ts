@@ -61,6 +61,9 @@ import { createPacking } from './features/admin/packing.service.ts';
 import { createSystemStatus } from './features/admin/system-status.ts';
 import { statusApi } from './features/admin/status.api.ts';
 import { statusPages } from './features/admin/status.pages.ts';
+import { createNumbers } from './features/admin/numbers.service.ts';
+import { exportsPages } from './features/admin/exports.pages.ts';
+import { createExports } from './features/admin/exports.service.ts';
 import { orderPages } from './features/admin/order.pages.ts';
 import { createFulfilment } from './features/admin/fulfilment.ts';
 import { createOrderRefunds } from './features/admin/order-refunds.ts';
@@ -161,7 +164,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(ordersListPages(createOrdersList(db)));
   app.use(packingPages(createPacking(db)));
   app.use(inboxPages(inbox));
-  app.use(statusPages(systemStatus));
+  app.use(statusPages(systemStatus, createNumbers(db)));
+  app.use(exportsPages(createExports(db)));
   app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
 
   app.use(coverPages(createCovers({ db, uploadsDir: config.uploadsDir })));

@@ -5,6 +5,13 @@ export function longDate(value: Date | string): string {
   return longUs.format(toDate(value));
 }
 
+const shortUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** "Mar 14, 2024": where a column of dates must fit a phone. */
+export function shortDate(value: Date | string): string {
+  return shortUs.format(toDate(value));
+}
+
 /** SQLite hands DATETIME columns back as text, MySQL as Date objects. */
 export function toDate(value: Date | string | number): Date {
   if (value instanceof Date) return value;

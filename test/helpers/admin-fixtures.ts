@@ -14,7 +14,9 @@ export interface OrderFixture {
   status?: string;
   createdAt?: Date;
   total?: string;
-  lines?: { title: string; quantity: number; bookId?: number }[];
+  /** Each amount defaults to the total (subtotal) or zero (the rest). */
+  amounts?: { subtotal?: string; shipping?: string; handling?: string; tax?: string; refunded?: string };
+  lines?: { title: string; quantity: number; bookId?: number; price?: string }[];
   address?: { shippingAddress: string; city: string; state: string | null; zipCode: string };
 }
 
@@ -24,11 +26,12 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
   const [id] = await db('orders').insert({
     userId: fixture.userId,
     status: fixture.status ?? 'succeeded',
-    subtotal: fixture.total ?? '12.99',
-    shipping: '0.00',
-    handling: '0.00',
-    tax: '0.00',
+    subtotal: fixture.amounts?.subtotal ?? fixture.total ?? '12.99',
+    shipping: fixture.amounts?.shipping ?? '0.00',
+    handling: fixture.amounts?.handling ?? '0.00',
+    tax: fixture.amounts?.tax ?? '0.00',
     totalAmount: fixture.total ?? '12.99',
+    refundedAmount: fixture.amounts?.refunded ?? '0.00',
     ...address,
     createdAt: fixture.createdAt ?? new Date(),
     updatedAt: fixture.createdAt ?? new Date(),
@@ -36,7 +39,7 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
   const orderId = typeof id === 'object' ? Number((id as { id: number }).id) : Number(id);
   const book = (await db('books').first('id')) as { id: number };
   for (const line of fixture.lines ?? [{ title: 'The Lantern in the Wood', quantity: 1 }]) {
-    await db('orderItems').insert({ orderId, bookId: line.bookId ?? book.id, title: line.title, quantity: line.quantity, price: '12.99' });
+    await db('orderItems').insert({ orderId, bookId: line.bookId ?? book.id, title: line.title, quantity: line.quantity, price: line.price ?? '12.99' });
   }
   return orderId;
 }

@@ -1,0 +1,101 @@
+import type { Db } from '../../db.ts';
+import { toDate } from '../../lib/dates.ts';
+import { toCents, toDecimal } from '../../lib/money.ts';
+import { displayStatus, statusLabel } from '../orders/order-status.ts';
+import { KEPT_STATUSES, utcDay } from './numbers.rules.ts';
+import { centsSum, monthOf, onDays } from './portable-sql.ts';
+
+// What the accountant downloads. Orders are read a batch at a time, so a long range of a
+// busy shop never sits in memory whole; the tax report is grouped in SQL (one row per
+// state and month). Money leaves as "12.99" strings made from integer cents.
+
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+export const ORDER_COLUMNS = ['order', 'date', 'status', 'customer_email', 'ship_to_state', 'title', 'quantity', 'unit_price', 'line_total', 'order_subtotal', 'order_shipping', 'order_handling', 'order_tax', 'order_total', 'order_refunded'] as const;
+export type OrderLineRow = Record<(typeof ORDER_COLUMNS)[number], string | number>;
+
+export const TAX_COLUMNS = ['state', 'month', 'taxable_sales', 'tax_collected', 'orders'] as const;
+export type TaxRow = Record<(typeof TAX_COLUMNS)[number], string | number>;
+
+const BATCH = 200;
+
+const money = (value: unknown) => toDecimal(toCents(value as string | number));
+
+export function createExports(db: Db) {
+  return {
+    /** One row per line of every order placed in the range (any status), oldest order first. */
+    async *orderLines(range: DayRange): AsyncGenerator<OrderLineRow> {
+      let after = 0;
+      for (;;) {
+        // Orders alone, walked by primary key: joining users here lets MariaDB pick a plan
+        // that sorts a customer's every order for each batch.
+        const orders = (await db('orders')
+          .modify(onDays(db, 'orders.createdAt', range.from, range.to))
+          .where('orders.id', '>', after)
+          .select('id', 'userId', 'createdAt', 'status', 'state', 'subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount')
+          .orderBy('orders.id')
+          .limit(BATCH)) as Array<Record<string, unknown>>;
+        if (!orders.length) return;
+        const users = (await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId as number))]).select('id', 'email')) as Array<{ id: number; email: string }>;
+        const emails = new Map(users.map((u) => [Number(u.id), u.email]));
+        const items = (await db('orderItems')
+          .whereIn('orderId', orders.map((o) => o.id as number))
+          .select('orderId', 'title', 'quantity', 'price')
+          .orderBy('id')) as Array<{ orderId: number; title: string; quantity: number; price: string | number }>;
+        const linesOf = new Map<number, typeof items>();
+        for (const item of items) linesOf.set(Number(item.orderId), [...(linesOf.get(Number(item.orderId)) ?? []), item]);
+        for (const order of orders) {
+          for (const item of linesOf.get(Number(order.id)) ?? []) {
+            const unit = toCents(item.price);
+            yield {
+              order: Number(order.id),
+              date: utcDay(toDate(order.createdAt as Date | string)),
+              status: statusLabel(displayStatus(order.status as string)),
+              customer_email: emails.get(Number(order.userId)) ?? '',
+              ship_to_state: (order.state as string | null) ?? '',
+              title: item.title,
+              quantity: Number(item.quantity),
+              unit_price: toDecimal(unit),
+              line_total: toDecimal(unit * Number(item.quantity)),
+              order_subtotal: money(order.subtotal),
+              order_shipping: money(order.shipping),
+              order_handling: money(order.handling),
+              order_tax: money(order.tax),
+              order_total: money(order.totalAmount),
+              order_refunded: money(order.refundedAmount),
+            };
+          }
+        }
+        after = Number(orders[orders.length - 1]!.id);
+      }
+    },
+
+    /**
+     * Sales tax per state and month over the range: paid orders that were not canceled (a
+     * canceled order was refunded in full, its tax with it). Taxable sales are the books'
+     * subtotal: shipping and handling are not taxed.
+     */
+    async salesTax(range: DayRange): Promise<TaxRow[]> {
+      const month = monthOf(db, 'orders.createdAt');
+      const rows = (await db('orders')
+        .whereIn('orders.status', KEPT_STATUSES)
+        .modify(onDays(db, 'orders.createdAt', range.from, range.to))
+        .select('orders.state', db.raw(`${month} as month`), db.raw(`${centsSum(db, 'orders.subtotal')} as taxable`), db.raw(`${centsSum(db, 'orders.tax')} as tax`), db.raw('COUNT(*) as orders'))
+        .groupBy('orders.state')
+        .groupByRaw(month)
+        .orderBy([{ column: 'month' }, { column: 'orders.state' }])) as Array<{ state: string | null; month: string; taxable: unknown; tax: unknown; orders: unknown }>;
+      return rows.map((r) => ({
+        state: r.state ?? '',
+        month: r.month,
+        taxable_sales: toDecimal(Number(r.taxable)),
+        tax_collected: toDecimal(Number(r.tax)),
+        orders: Number(r.orders),
+      }));
+    },
+  };
+}
+
+export type Exports = ReturnType<typeof createExports>;
