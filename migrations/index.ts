@@ -8,6 +8,7 @@ import * as cartVisitorKey from './20261123000300_cart_visitor_key.ts';
 import * as operatorSide from './20261123000400_operator_side.ts';
 import * as orderTimeline from './20261123000500_order_timeline.ts';
 import * as catalogueVersion from './20261123000600_catalogue_version.ts';
+import * as bookAdmin from './20261124000000_book_admin.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000400_operator_side': operatorSide,
   '20261123000500_order_timeline': orderTimeline,
   '20261123000600_catalogue_version': catalogueVersion,
+  '20261124000000_book_admin': bookAdmin,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

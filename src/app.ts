@@ -63,6 +63,9 @@ import { orderPages } from './features/admin/order.pages.ts';
 import { createFulfilment } from './features/admin/fulfilment.ts';
 import { createOrderRefunds } from './features/admin/order-refunds.ts';
 import { createOrderDetails } from './features/admin/order-details.ts';
+import { booksPages } from './features/admin/books.pages.ts';
+import { createBookAdmin } from './features/admin/books.service.ts';
+import { settingsPages } from './features/admin/settings.pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -152,6 +155,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(packingPages(createPacking(db)));
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus));
+  app.use(booksPages(createBookAdmin(db), db));
+  app.use(settingsPages(db));
   app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
 
   app.use(notFound);

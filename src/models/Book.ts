@@ -16,4 +16,9 @@ export class Book extends BaseModel {
   ageRange!: string;
   pages!: number | null;
   publishedOn!: Date | string;
+  /** 13 digits, or null for a book entered without one. */
+  isbn!: string | null;
+  publisher!: string;
+  /** Off sale: shoppers are told it does not exist; orders and the back office still show it. */
+  hidden!: boolean | number;
 }

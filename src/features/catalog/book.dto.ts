@@ -16,6 +16,8 @@ export interface BookDto {
   ageRange: string;
   pages: number | null;
   publishedOn: string;
+  isbn: string | null;
+  publisher: string;
 }
 
 export const COMING_SOON = '#coming-soon';
@@ -36,6 +38,8 @@ export function toBookDto(book: Book): BookDto {
     ageRange: book.ageRange,
     pages: book.pages,
     publishedOn: isoDate(book.publishedOn),
+    isbn: book.isbn ?? null,
+    publisher: book.publisher ?? 'Little Lantern Books',
   };
 }
 
