@@ -1,7 +1,13 @@
+import type { Knex } from 'knex';
 import { BaseModel } from './BaseModel.ts';
 
 export class Book extends BaseModel {
   static override tableName = 'books';
+
+  /** Books a shopper may see and buy: every shopper surface reads through this, never Book.query. */
+  static onSale(db: Knex | Knex.Transaction) {
+    return Book.query(db).where('books.hidden', false);
+  }
 
   id!: number;
   title!: string;

@@ -12,7 +12,7 @@ export const RECOMMENDED_COUNT = 3;
 export function createCatalogService(db: Db) {
   return {
     async listBooks({ exclude, limit, random }: BookListQuery = {}): Promise<BookDto[]> {
-      const query = Book.query(db);
+      const query = Book.onSale(db);
       if (exclude !== undefined) query.whereNot('id', exclude);
       if (random === 'true') query.orderByRaw(isMySql(db) ? 'RAND()' : 'RANDOM()');
       else query.orderBy('id');
@@ -21,7 +21,7 @@ export function createCatalogService(db: Db) {
     },
 
     async getBook(id: number): Promise<BookDto> {
-      const book = await Book.query(db).findById(id);
+      const book = await Book.onSale(db).findById(id);
       if (!book) throw new NotFound('Book not found');
       return toBookDto(book);
     },
