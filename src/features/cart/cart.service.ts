@@ -105,8 +105,11 @@ export function createCartService(db: Db) {
       const cartId = await findCartId(db, owner);
       const notInCart = new NotFound('That book is not in your cart.');
       if (!cartId) throw notInCart;
-      const book = await loadBook(db, bookId);
+      // Any book, so one taken off sale can still be taken out of the cart (never added to).
+      const book = await Book.query(db).findById(bookId);
+      if (!book) throw new NotFound('Book not found');
       const decision = decideQuantity(quantity, book.inStock);
+      if (decision.kind !== 'remove' && book.hidden) throw new NotFound('Book not found');
       if (decision.kind === 'remove') {
         if (!(await CartItem.query(db).delete().where({ cartId, bookId }))) throw notInCart;
       } else {

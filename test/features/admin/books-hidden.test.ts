@@ -47,6 +47,7 @@ describe('a hidden book', () => {
     expect(add.status).toBe(404);
 
     expect((await unhide(id)).status).toBe(303);
+    expect((await shop.db('auditLog').where({ bookId: id, action: 'book.unhidden' })).length).toBe(1);
     await visitor.get(`/books/${id}`).expect(200);
     expect((await buyer.send('post', '/api/cart', { bookId: id, quantity: 1 })).status).toBe(201);
   });
@@ -57,11 +58,16 @@ describe('a hidden book', () => {
     await buyer.add(id, 2);
     const { stripeCustomerId } = await buyer.createAccount();
     await hide(id);
+    // The cart still lists it, so the parent can see it and take it out; more copies are refused.
+    expect((await buyer.send('put', `/api/cart/${id}`, { quantity: 3 })).status).toBe(404);
     const res = await buyer.startPayment({ stripeCustomerId });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('"Gone Before Checkout" is no longer available. Please remove it from your cart.');
     expect(await stockOf(shop, id)).toBe(4);
     expect(await shop.db('stockHolds').where({ bookId: id })).toEqual([]);
+    const emptied = await buyer.send('put', `/api/cart/${id}`, { quantity: 0 });
+    expect(emptied.status).toBe(200);
+    expect(emptied.body).toEqual([]);
   });
 
   it('stays on its orders: the customer\'s order history and the admin order page', async () => {
