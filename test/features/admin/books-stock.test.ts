@@ -2,7 +2,7 @@ import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { textOf } from '../../helpers/admin-fixtures.ts';
-import { addBook, postAdminForm } from '../../helpers/book-admin.ts';
+import { addBook, fieldMessage, postAdminForm } from '../../helpers/book-admin.ts';
 import { Buyer, stockOf } from '../../helpers/checkout.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 
@@ -63,6 +63,14 @@ describe('stock from the books list', () => {
 
     const refused = await setShelf(id, '2');
     expect(textOf((await agent.get(refused.headers.location!).expect(200)).text)).toContain('3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.');
+    expect(await stockOf(shop, id)).toBe(1);
+
+    // The edit form's stock field means the same, and says so beside the field.
+    const form = await postAdminForm(agent, `/admin/books/${id}/edit`, `/admin/books/${id}`, {
+      title: 'Held While Restocking', author: 'Mara Quill', description: 'Words.', price: '11.00', stock: '1', publishedOn: '2026-09-01', publisher: 'Little Lantern Books', isbn: '', ageRange: '3-5', pages: '', amazonUrl: '', amazonKindleUrl: '',
+    });
+    expect(form.status).toBe(409);
+    expect(fieldMessage(form.text, 'stock')).toBe('3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.');
     expect(await stockOf(shop, id)).toBe(1);
 
     // Setting exactly the held copies leaves nothing to sell: the shop says Coming Soon.
