@@ -130,7 +130,7 @@ describe('the low-stock view and its threshold', () => {
     const res = await postAdminForm(agent, '/admin/settings', '/admin/settings', { threshold: '-1', from: 'settings' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('The threshold cannot be negative.');
-    expect(res.text).toMatch(/id="book-threshold"[^>]*aria-invalid="true"/);
+    expect(res.text).toMatch(/id="setting-threshold"[^>]*aria-invalid="true"/);
     expect((await shop.db('settings').where({ key: 'low_stock_threshold' }).first()).value).toBe('2');
   });
 });
