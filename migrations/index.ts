@@ -9,6 +9,7 @@ import * as operatorSide from './20261123000400_operator_side.ts';
 import * as orderTimeline from './20261123000500_order_timeline.ts';
 import * as catalogueVersion from './20261123000600_catalogue_version.ts';
 import * as orderLinesIndex from './20261123000900_order_lines_index.ts';
+import * as bookAdmin from './20261124000000_book_admin.ts';
 import * as bookCovers from './20261124000100_book_covers.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
@@ -24,6 +25,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000500_order_timeline': orderTimeline,
   '20261123000600_catalogue_version': catalogueVersion,
   '20261123000900_order_lines_index': orderLinesIndex,
+  '20261124000000_book_admin': bookAdmin,
   '20261124000100_book_covers': bookCovers,
 };
 

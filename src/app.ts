@@ -71,6 +71,9 @@ import { createOrderDetails } from './features/admin/order-details.ts';
 import { COVER_UPLOAD_PATH, coverPages } from './features/admin/covers.pages.ts';
 import { coversDir, createCovers } from './features/admin/covers.service.ts';
 import { uploadedFiles } from './web/uploaded-files.ts';
+import { booksPages } from './features/admin/books.pages.ts';
+import { createBookAdmin } from './features/admin/books.service.ts';
+import { settingsPages } from './features/admin/settings.pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -166,6 +169,8 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus, createNumbers(db)));
   app.use(exportsPages(createExports(db)));
+  app.use(booksPages(createBookAdmin(db), db));
+  app.use(settingsPages(db));
   app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
 
   app.use(coverPages(createCovers({ db, uploadsDir: config.uploadsDir })));

@@ -9,6 +9,7 @@ export class AuditEntry extends BaseModel {
   action!: string;
   orderId!: number | null;
   contactMessageId!: number | null;
+  bookId!: number | null;
   beforeJson!: string | null;
   afterJson!: string | null;
   createdAt!: Date | string;

@@ -1,7 +1,13 @@
+import type { Knex } from 'knex';
 import { BaseModel } from './BaseModel.ts';
 
 export class Book extends BaseModel {
   static override tableName = 'books';
+
+  /** Books a shopper may see and buy: every shopper surface reads through this, never Book.query. */
+  static onSale(db: Knex | Knex.Transaction) {
+    return Book.query(db).where('books.hidden', false);
+  }
 
   id!: number;
   title!: string;
@@ -22,4 +28,9 @@ export class Book extends BaseModel {
   coverHeight!: number | null;
   /** "160,320,480": the widths stored for coverName. */
   coverWidths!: string | null;
+  /** 13 digits, or null for a book entered without one. */
+  isbn!: string | null;
+  publisher!: string;
+  /** Off sale: shoppers are told it does not exist; orders and the back office still show it. */
+  hidden!: boolean | number;
 }

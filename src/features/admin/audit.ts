@@ -6,6 +6,7 @@ export interface AuditRecord {
   action: string;
   orderId?: number;
   contactMessageId?: number;
+  bookId?: number;
   before: unknown;
   after: unknown;
 }
@@ -17,6 +18,7 @@ export async function writeAudit(trx: Knex.Transaction, record: AuditRecord): Pr
     action: record.action,
     orderId: record.orderId ?? null,
     contactMessageId: record.contactMessageId ?? null,
+    bookId: record.bookId ?? null,
     beforeJson: JSON.stringify(record.before ?? null),
     afterJson: JSON.stringify(record.after ?? null),
     createdAt: new Date(),

@@ -61,7 +61,7 @@ export function createCartService(db: Db) {
   }
 
   async function loadBook(trx: Trx, bookId: number): Promise<Book> {
-    const book = await Book.query(trx).findById(bookId);
+    const book = await Book.onSale(trx).findById(bookId);
     if (!book) throw new NotFound('Book not found');
     return book;
   }
@@ -108,8 +108,11 @@ export function createCartService(db: Db) {
       const cartId = await findCartId(db, owner);
       const notInCart = new NotFound('That book is not in your cart.');
       if (!cartId) throw notInCart;
-      const book = await loadBook(db, bookId);
+      // Any book, so one taken off sale can still be taken out of the cart (never added to).
+      const book = await Book.query(db).findById(bookId);
+      if (!book) throw new NotFound('Book not found');
       const decision = decideQuantity(quantity, book.inStock);
+      if (decision.kind !== 'remove' && book.hidden) throw new NotFound('Book not found');
       if (decision.kind === 'remove') {
         if (!(await CartItem.query(db).delete().where({ cartId, bookId }))) throw notInCart;
       } else {
@@ -118,6 +121,14 @@ export function createCartService(db: Db) {
         if (decision.kind === 'set' && !(await setLine(db, cartId, bookId, decision.quantity))) throw notInCart;
       }
       return { cartId, items: await itemsOf(db, cartId) };
+    },
+
+    /** The title of a book in the cart that has since been taken off sale, if any. */
+    async withdrawnTitle(owner: CartOwner): Promise<string | undefined> {
+      const cartId = await findCartId(db, owner);
+      if (!cartId) return undefined;
+      const row = (await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title')) as { title: string } | undefined;
+      return row?.title;
     },
 
     async removeItem(owner: CartOwner, bookId: number): Promise<CartItemDto[]> {

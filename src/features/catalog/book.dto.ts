@@ -19,6 +19,8 @@ export interface BookDto {
   ageRange: string;
   pages: number | null;
   publishedOn: string;
+  isbn: string | null;
+  publisher: string;
 }
 
 export const COMING_SOON = '#coming-soon';
@@ -40,6 +42,8 @@ export function toBookDto(book: Book): BookDto {
     ageRange: book.ageRange,
     pages: book.pages,
     publishedOn: isoDate(book.publishedOn),
+    isbn: book.isbn ?? null,
+    publisher: book.publisher ?? 'Little Lantern Books',
   };
 }
 

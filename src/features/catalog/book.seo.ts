@@ -12,10 +12,12 @@ export function bookJsonLd(book: BookDto, origin: string): object {
     url,
     name: book.title,
     author: { '@type': 'Person', name: book.author },
-    publisher: { '@type': 'Organization', name: PUBLISHER },
+    publisher: { '@type': 'Organization', name: book.publisher || PUBLISHER },
+    ...(book.isbn ? { isbn: book.isbn } : {}),
     datePublished: book.publishedOn,
     description: book.description,
     ...(book.imageUrl ? { image: `${origin}${book.imageUrl}` } : {}),
+    typicalAgeRange: book.ageRange,
     audience: { '@type': 'PeopleAudience', suggestedMinAge: Number(book.ageRange.split('-')[0]) || 3 },
     offers: {
       '@type': 'Offer',

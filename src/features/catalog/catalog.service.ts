@@ -10,7 +10,7 @@ import type { CatalogueWatch } from './catalogue-watch.ts';
 export const RECOMMENDED_COUNT = 3;
 
 export function createCatalogService(db: Db, watch: CatalogueWatch) {
-  const snapshot = catalogueSnapshots(watch, async () => (await Book.query(db).orderBy('id')).map(toBookDto));
+  const snapshot = catalogueSnapshots(watch, async () => (await Book.onSale(db).orderBy('id')).map(toBookDto));
 
   return {
     async listBooks({ exclude, limit, random }: BookListQuery = {}): Promise<BookDto[]> {

@@ -1,11 +1,12 @@
 import type { CheckoutLine } from '../../models/Checkout.ts';
-import { BadRequest } from '../../web/errors.ts';
+import { BadRequest, NotFound } from '../../web/errors.ts';
 import type { CartOwner, CartService } from '../cart/cart.service.ts';
 import { orderTotals, type Totals } from '../pricing/pricing.ts';
 import { lookupZip } from '../pricing/zip.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
 
 export const EMPTY_CART_MESSAGE = 'Your cart is empty. Add some books before checking out.';
+export const withdrawnMessage = (title: string) => `"${title}" is no longer available. Please remove it from your cart.`;
 
 export interface Quote {
   lines: CheckoutLine[];
@@ -18,6 +19,9 @@ export interface Quote {
 export async function quoteCart(carts: CartService, owner: CartOwner, shipping: Pick<ShippingInfo, 'zipCode'>): Promise<Quote> {
   const items = await carts.getItems(owner);
   if (items.length === 0) throw new BadRequest(EMPTY_CART_MESSAGE);
+  // A book taken off sale after it was added: the shop no longer sells it, to anyone.
+  const withdrawn = await carts.withdrawnTitle(owner);
+  if (withdrawn) throw new NotFound(withdrawnMessage(withdrawn));
   const lines = items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity, priceCents: item.book.priceCents }));
   const subtotal = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
   const state = lookupZip(shipping.zipCode)?.state ?? null;
