@@ -36,7 +36,15 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', l
         // A database host that does not answer fails the connection attempt within this time.
         connectTimeout: CONNECT_TIMEOUT_MS,
       },
-      pool: { min: 0, max: 10 },
+      pool: {
+        min: 0,
+        max: 10,
+        // Dates the database makes itself (CURRENT_TIMESTAMP) are UTC like the ones the code
+        // writes, whatever the server's own time zone: the numbers group orders by UTC day.
+        afterCreate(conn: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+          conn.query("SET time_zone = '+00:00'", (err) => done(err, conn));
+        },
+      },
       // knex waits 60 s for a pool connection by default; a request that cannot get one in a
       // few seconds answers 503 with Retry-After instead (a down database, or a saturated pool).
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,

@@ -38,4 +38,10 @@ describe('migrations', () => {
     await expect(db('books').where({ id }).update({ in_stock: -1 })).rejects.toThrow();
     expect((await db('books').where({ id }).first()).inStock).toBe(1);
   });
+
+  it('keeps dates the database makes in UTC, whatever the server’s own time zone (MariaDB)', async () => {
+    if (db.client.config.client !== 'mysql2') return expect(database.databaseUrl).toBeUndefined();
+    const [[row]] = (await db.raw('SELECT @@session.time_zone AS zone, TIMESTAMPDIFF(MINUTE, UTC_TIMESTAMP(), NOW()) AS drift')) as [[{ zone: string; drift: number }]];
+    expect(row).toEqual({ zone: '+00:00', drift: 0 });
+  });
 });

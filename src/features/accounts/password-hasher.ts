@@ -3,22 +3,19 @@ import { Worker } from 'node:worker_threads';
 /** argon2id with OWASP's parameters: 19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-// Two threads: a login flood keeps at most two cores hashing, whatever arrives.
+// Two threads of its own: a login flood keeps at most two cores hashing, whatever arrives, and
+// never fills libuv's pool, which file reads and DNS lookups share. (Threads at a lowered
+// priority kept files fast under a flood, but then hashes waited so long that a network's
+// sign-ins in flight passed its attempt limit and were refused: they run at normal priority.)
 const THREADS = 2;
-// The threads' nice value. Under full load a page or a file then waits for no hash: sign-ins
-// slow down instead, and get all the idle CPU otherwise.
-const NICENESS = 10;
 // A thread unused this long ends, so an idle shop holds no hashing memory.
 const IDLE_MS = 30_000;
 
 // Plain JavaScript evaluated by the thread: it runs the same from the compiled server and
-// from the TypeScript sources under test. os.setPriority(0) sets the calling thread's nice
-// value on Linux, leaving the event loop's thread as it was.
+// from the TypeScript sources under test.
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { setPriority } = require('node:os');
 const { hashSync, verifySync } = require('@node-rs/argon2');
-try { setPriority(0, workerData.niceness); } catch {}
 parentPort.on('message', ({ id, op, password, hash }) => {
   try {
     const result = op === 'hash' ? hashSync(password, workerData.options) : verifySync(hash, password);
@@ -41,14 +38,14 @@ interface Thread {
   idle?: NodeJS.Timeout;
 }
 
-/** Hashes and checks passwords on THREADS low-priority threads, each one job at a time. */
+/** Hashes and checks passwords on THREADS threads of its own, each one job at a time. */
 export function createPasswordHasher() {
   const threads: Thread[] = [];
   const queue: Array<{ job: Job; pending: Pending }> = [];
   let nextId = 0;
 
   function start(): Thread {
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { options: ARGON2_OPTIONS, niceness: NICENESS } });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { options: ARGON2_OPTIONS } });
     const thread: Thread = { worker, pending: new Map() };
     worker.unref();
     worker.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {

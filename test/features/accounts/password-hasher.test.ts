@@ -1,14 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createPasswordHasher } from '../../../src/features/accounts/password-hasher.ts';
-
-/** The nice value of each of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat). */
-function threadNiceness(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
-}
 
 describe('the password hasher', () => {
   it('makes argon2id hashes with OWASP parameters that verify only the right password', async () => {
@@ -38,11 +29,4 @@ describe('the password hasher', () => {
     await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
   });
 
-  it('hashes on lowered-priority threads, leaving the event loop at its own priority', async () => {
-    const own = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
-    const hasher = createPasswordHasher();
-    await Promise.all([hasher.hash('x'), hasher.hash('y')]);
-    expect(threadNiceness()).toContain(Math.min(19, own + 10));
-    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(own);
-  });
 });
