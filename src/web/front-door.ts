@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import fresh from 'fresh';
 import type { Logger } from '../log.ts';
 import { redactUrl } from '../log.ts';
+import type { Encoding } from './compression.ts';
 
 /** Answers a request from memory and says true, or says false and leaves it to the app. */
 export type Answerer = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -44,4 +46,23 @@ function logAnswers(log: Logger): (req: IncomingMessage, res: ServerResponse) =>
 /** Sets `headers` on `res`: the security headers every answer carries. */
 export function setAll(res: ServerResponse, headers: ReadonlyArray<readonly [string, string]>): void {
   for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+/** A body held in memory, as one encoding, named by its strong ETag. */
+export interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+/** Ends `res` (its other headers set) with `variant`, or with 304 when the browser already holds it. */
+export function sendVariant(req: IncomingMessage, res: ServerResponse, variant: Variant, encoding: Encoding | undefined): void {
+  res.setHeader('ETag', variant.etag);
+  if (fresh(req.headers, { etag: variant.etag })) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  if (encoding) res.setHeader('Content-Encoding', encoding);
+  res.setHeader('Content-Length', variant.body.length);
+  res.end(req.method === 'HEAD' ? undefined : variant.body);
 }

@@ -2,20 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import fresh from 'fresh';
 import { contentType } from 'mime-types';
 import { BUILD_DIR } from './assets.ts';
 import { chooseEncoding, ENCODING_SUFFIX, type Encoding } from './compression.ts';
-import { setAll, type Answerer } from './front-door.ts';
+import { sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
 
 /** A built file's name: the build names each by its content, so it never changes. */
 const ASSET_PATH = /^\/assets\/([\w.-]+)$/;
 const YEAR_IMMUTABLE = 'public, max-age=31536000, immutable';
-
-interface Variant {
-  body: Buffer;
-  etag: string;
-}
 
 interface Asset {
   type: string;
@@ -72,13 +66,5 @@ function send(req: IncomingMessage, res: ServerResponse, asset: Asset, headers: 
   res.setHeader('Content-Type', asset.type);
   res.setHeader('Cache-Control', YEAR_IMMUTABLE);
   if (offered.length) res.setHeader('Vary', 'Accept-Encoding');
-  res.setHeader('ETag', variant.etag);
-  if (fresh(req.headers, { etag: variant.etag })) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  if (encoding) res.setHeader('Content-Encoding', encoding);
-  res.setHeader('Content-Length', variant.body.length);
-  res.end(req.method === 'HEAD' ? undefined : variant.body);
+  sendVariant(req, res, variant, encoding);
 }

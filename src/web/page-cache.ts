@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import fresh from 'fresh';
 import type { CatalogueWatch } from '../features/catalog/catalogue-watch.ts';
 import { Lru } from '../lib/lru.ts';
 import { compress, chooseEncoding, type Encoding } from './compression.ts';
-import { setAll, type Answerer } from './front-door.ts';
+import { sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
 
 // Catalogue pages for visitors without a session are the same for everyone (no cart, no
 // flash, no form token), so each is rendered once per catalogue version by its normal route
@@ -17,11 +16,6 @@ const CACHEABLE_PATH = /^\/(books(\/[^/]+)?\/?)?$/;
 const FORM_TOKEN = /name="_csrf"/;
 
 export const PAGE_CACHE_LIMITS = { entries: 500, bytes: 32 * 1024 * 1024 };
-
-interface Variant {
-  body: Buffer;
-  etag: string;
-}
 
 interface CachedPage {
   type: string;
@@ -113,13 +107,5 @@ function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): 
   res.setHeader('Content-Type', page.type);
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('Vary', 'Accept-Encoding, Cookie');
-  res.setHeader('ETag', variant.etag);
-  if (fresh(req.headers, { etag: variant.etag })) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  if (encoding) res.setHeader('Content-Encoding', encoding);
-  res.setHeader('Content-Length', variant.body.length);
-  res.end(req.method === 'HEAD' ? undefined : variant.body);
+  sendVariant(req, res, variant, encoding);
 }
