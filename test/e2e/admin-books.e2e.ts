@@ -1,7 +1,8 @@
 // The back office's books, in Chromium: an operator adds a book through the form (after one
-// refused attempt that shows its messages) and sees it in the catalogue, on a phone (390x844)
+// refused attempt that shows its messages), gives it a cover, and sees both in the catalogue, on a phone (390x844)
 // and a desktop; the books list, the low-stock view, the settings and the form pass axe.
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
@@ -26,6 +27,12 @@ afterAll(async () => {
   await db?.destroy();
   await shop?.stop();
 });
+
+/** A 1200x1800 cover drawn as SVG and turned into a JPEG by sharp: no binary fixture. */
+function coverJpeg(): Promise<Buffer> {
+  const drawing = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1800"><rect width="1200" height="1800" fill="#2f6f8f"/><circle cx="600" cy="700" r="320" fill="#f3b73f"/></svg>`;
+  return sharp(Buffer.from(drawing)).jpeg({ quality: 85 }).toBuffer();
+}
 
 async function check(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
@@ -69,6 +76,12 @@ async function addsABook(viewport: BrowserContextOptions, size: string, title: s
     await Promise.all([page.waitForURL((url) => /^\/admin\/books\/\d+\/edit$/.test(url.pathname)), page.getByRole('button', { name: 'Add book' }).click()]);
     await check(page, `admin-book-edit-${size}`);
 
+    // Its cover: the edit page's Cover link, a JPEG from the publisher's designer.
+    const bookId = /\/admin\/books\/(\d+)\/edit$/.exec(new URL(page.url()).pathname)![1];
+    await Promise.all([page.waitForURL((url) => url.pathname === `/admin/books/${bookId}/cover`), page.locator('main').getByRole('link', { name: 'Cover', exact: true }).click()]);
+    await page.getByLabel('Cover image').setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: await coverJpeg() });
+    await submitAndFollow(page, page.getByRole('button', { name: 'Upload cover' }), { post: `/admin/books/${bookId}/cover`, landing: `/admin/books/${bookId}/cover` });
+
     await page.goto(`${shop.baseUrl}/admin/books?stock=low`);
     expect(await page.locator('main').innerText()).toContain(title);
     await check(page, `admin-low-stock-${size}`);
@@ -84,6 +97,9 @@ async function addsABook(viewport: BrowserContextOptions, size: string, title: s
     const main = await page.locator('main').innerText();
     expect(main).toContain('Ages 4-6');
     expect(main).toContain('Only 2 left');
+    const cover = page.locator('main img').first();
+    await expect(cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    expect(await cover.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\/uploads\/covers\/[0-9a-f]+-\d+\.webp$/);
     await screenshot(page, `admin-added-book-in-shop-${size}`);
   });
 }
