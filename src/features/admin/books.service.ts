@@ -1,3 +1,4 @@
+import { coverImage, type CoverImage } from '../catalog/cover.ts';
 import type { Db } from '../../db.ts';
 import { isUniqueViolation } from '../../lib/unique-violation.ts';
 import { toCents, toDecimal } from '../../lib/money.ts';
@@ -20,7 +21,7 @@ export interface BookRow {
   title: string;
   author: string;
   price: string;
-  imageUrl: string | null;
+  cover: CoverImage;
   /** Copies on the shelf, held ones included: the number the operator edits. */
   shelf: number;
   held: number;
@@ -104,7 +105,7 @@ export function createBookAdmin(db: Db) {
       const held = await heldCopies(db, books.map((b) => b.id));
       const rows = books.map((book) => {
         const onHold = held.get(book.id) ?? 0;
-        return { id: book.id, title: book.title, author: book.author, price: toDecimal(toCents(book.price)), imageUrl: book.imageUrl, shelf: book.inStock + onHold, held: onHold, status: statusOf(book) };
+        return { id: book.id, title: book.title, author: book.author, price: toDecimal(toCents(book.price)), cover: coverImage(book), shelf: book.inStock + onHold, held: onHold, status: statusOf(book) };
       });
       return { rows, page, pageCount, total };
     },

@@ -117,7 +117,7 @@ describe('the books list', () => {
     const res = await agent.get('/admin/books').expect(200);
     const text = textOf(res.text);
     expect(text).toContain('Pip and the Moon Garden');
-    expect(res.text).toMatch(/<img class="book-thumb" src="\/covers\/[^"]+"/);
+    expect(res.text).toMatch(/<td data-label="Cover" class="book-thumb">\s*<img src="\/covers\/[^"]+" alt="" width="40" height="60" loading="lazy">/);
     expect(res.text).toMatch(/href="\/admin\/books\/1\/cover"/);
     expect(res.text).toMatch(/name="stock"[^>]*value="\d+"/);
     expect(text).toMatch(/On sale|Coming soon/);
