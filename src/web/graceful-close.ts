@@ -34,7 +34,8 @@ export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () 
     });
   });
 
-  server.on('request', (req, res) => {
+  // Before the app's own listener: an answer sent at once, from memory, must already say close.
+  server.prependListener('request', (req, res) => {
     const socket = req.socket;
     clearTimeout(idleTimers.get(socket));
     idleTimers.delete(socket);
