@@ -66,3 +66,9 @@ export function sendVariant(req: IncomingMessage, res: ServerResponse, variant: 
   res.setHeader('Content-Length', variant.body.length);
   res.end(req.method === 'HEAD' ? undefined : variant.body);
 }
+
+/** The URL's path, without its query. */
+export function pathOf(url = '/'): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}

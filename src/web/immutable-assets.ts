@@ -5,7 +5,7 @@ import path from 'node:path';
 import { contentType } from 'mime-types';
 import { BUILD_DIR } from './assets.ts';
 import { chooseEncoding, ENCODING_SUFFIX, type Encoding } from './compression.ts';
-import { sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
+import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
 
 /** A built file's name: the build names each by its content, so it never changes. */
 const ASSET_PATH = /^\/assets\/([\w.-]+)$/;
@@ -46,7 +46,7 @@ export function immutableAssets(headers: ReadonlyArray<readonly [string, string]
 
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const name = ASSET_PATH.exec(req.url ?? '')?.[1];
+    const name = ASSET_PATH.exec(pathOf(req.url))?.[1];
     const asset = name === undefined ? undefined : (assets.get(name) ?? load(name));
     if (!asset) return false;
     send(req, res, asset, headers);

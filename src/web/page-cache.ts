@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type { CatalogueWatch } from '../features/catalog/catalogue-watch.ts';
 import { Lru } from '../lib/lru.ts';
 import { compress, chooseEncoding, type Encoding } from './compression.ts';
-import { sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
+import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
 
 // Catalogue pages for visitors without a session are the same for everyone (no cart, no
 // flash, no form token), so each is rendered once per catalogue version by its normal route
@@ -85,11 +85,6 @@ export function pageCache({ watch, sessionCookie, headers, limits = PAGE_CACHE_L
       next();
     },
   };
-}
-
-function pathOf(url = '/'): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
 
 function buildPage(html: string, type: string): CachedPage {

@@ -40,6 +40,13 @@ describe('the front door', () => {
     }
   });
 
+  it('sends a built file asked for with a query string (a cache-buster some tools add)', async () => {
+    const file = await rawGet(shop.app, `${css}?v=2`, { 'Accept-Encoding': 'identity' });
+    expect(file.status).toBe(200);
+    expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(file.text()).toContain('{');
+  });
+
   it('answers a conditional request for a built file with 304 per encoding', async () => {
     const file = await rawGet(shop.app, css, { 'Accept-Encoding': 'gzip' });
     const again = await rawGet(shop.app, css, { 'Accept-Encoding': 'gzip', 'If-None-Match': file.headers.etag! });
