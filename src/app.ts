@@ -41,8 +41,11 @@ import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
 import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
-import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
+import { sessionPages } from './web/session-pages.ts';
+import { sessionReader } from './web/session-reader.ts';
+import { pageVisitor } from './features/session/page-visitor.ts';
 import { frontDoor, type ShopHandler } from './web/front-door.ts';
 import { requestLog } from './web/request-log.ts';
 import { immutableAssets } from './web/immutable-assets.ts';
@@ -96,7 +99,6 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const catalogue = watchCatalogue({ db, redis: sessions.redis });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
   const pageHeaders = pageSecurityHeaders(security);
-  const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders });
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });
   const catalog = createCatalogService(db, catalogue);
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
@@ -114,9 +116,19 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  useEta(app, { cache: config.isProduction });
+  const views = useEta(app, { cache: config.isProduction });
   // Defaults for pages rendered before pageLocals runs (an error early in the stack).
   Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '', hasSession: false });
+  const renderHeader = (locals: Record<string, unknown>) => views.render('partials/header', { ...app.locals, ...locals });
+  const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders, renderHeader });
+  const pagesForSessions = sessionPages({
+    pages,
+    readSession: sessionReader({ store: sessions.store, secret: config.SESSION_SECRET, cookieName: SESSION_COOKIE }),
+    visitorOf: pageVisitor({ accounts, carts }),
+    renderHeader,
+    headers: pageHeaders,
+    maxAgeMs: sessionMaxAgeMs(config),
+  });
 
   app.use(requestLog(log));
   app.use(securityHeaders(security));
@@ -177,7 +189,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
 
   app.use(notFound);
   app.use(handleErrors(log) as ErrorRequestHandler);
-  return frontDoor(app, [immutableAssets(pageHeaders), pages.answer], log);
+  return frontDoor(app, [immutableAssets(pageHeaders), pages.answer, pagesForSessions], log);
 }
 
 const noStore: RequestHandler = (_req, res, next) => {

@@ -12,8 +12,10 @@ import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './fron
 
 /** GET /, /books and /books/:id. */
 const CACHEABLE_PATH = /^\/(books(\/[^/]+)?\/?)?$/;
-// A page that carries a form token belongs to one session and is never shared.
-const FORM_TOKEN = /name="_csrf"/;
+// A page that carries a form token belongs to one session and is never shared. Pages for
+// visitors without a session leave the field empty, for a session's page to fill in.
+const FORM_TOKEN = /name="_csrf" value="[^"]/;
+export const EMPTY_FORM_TOKEN = 'name="_csrf" value=""';
 
 export const PAGE_CACHE_LIMITS = { entries: 500, bytes: 32 * 1024 * 1024 };
 
@@ -22,7 +24,19 @@ interface CachedPage {
   identity: Variant;
   br: Variant;
   gzip: Variant;
+  /** The page around its header, for a visitor with a session (session-pages.ts). */
+  around?: PageAroundHeader;
 }
+
+/** A page for visitors without a session, split where its site header goes. */
+export interface PageAroundHeader {
+  type: string;
+  before: string;
+  after: string;
+}
+
+/** Renders the site header for a page's locals (views/partials/header.eta). */
+export type HeaderRenderer = (locals: Record<string, unknown>) => string;
 
 export interface PageCacheOptions {
   watch: CatalogueWatch;
@@ -30,6 +44,7 @@ export interface PageCacheOptions {
   sessionCookie: string;
   /** The security headers every answer carries (the app sets them on the pages it renders). */
   headers: ReadonlyArray<readonly [string, string]>;
+  renderHeader: HeaderRenderer;
   limits?: { entries: number; bytes: number };
 }
 
@@ -38,15 +53,18 @@ export interface PageCache {
   answer: Answerer;
   /** In the app: keeps the page a route renders for a request `answer` had no copy for. */
   keep: RequestHandler;
+  /** The kept page for this GET, split around its header; undefined when there is none yet. */
+  aroundHeader(req: IncomingMessage): Promise<PageAroundHeader | undefined>;
 }
 
-export function pageCache({ watch, sessionCookie, headers, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): PageCache {
+export function pageCache({ watch, sessionCookie, headers, renderHeader, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): PageCache {
   const pages = new Lru<CachedPage>(limits.entries, limits.bytes);
   watch.onChange(() => pages.clear());
   // The key a page is kept under, set by `answer` for the app's rendering to find.
   const missing = new WeakMap<IncomingMessage, string>();
   const hasSession = (req: IncomingMessage) => req.headers.cookie?.includes(`${sessionCookie}=`) ?? false;
-  const cacheable = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && CACHEABLE_PATH.test(pathOf(req.url)) && !hasSession(req);
+  const cacheablePath = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && CACHEABLE_PATH.test(pathOf(req.url));
+  const cacheable = (req: IncomingMessage) => cacheablePath(req) && !hasSession(req);
 
   async function lookUp(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     let version: number;
@@ -75,24 +93,34 @@ export function pageCache({ watch, sessionCookie, headers, limits = PAGE_CACHE_L
       res.send = function sendAndKeep(body?: unknown) {
         res.send = send;
         if (res.statusCode !== 200 || typeof body !== 'string' || FORM_TOKEN.test(body)) return send.call(res, body);
-        const page = buildPage(body, String(res.get('Content-Type') ?? 'text/html; charset=utf-8'));
+        const page = buildPage(body, String(res.get('Content-Type') ?? 'text/html; charset=utf-8'), renderHeader(res.locals));
         sendPage(req, res, page);
         // The session middleware adds its cookie as the headers go out: only a page sent
         // without one is kept.
-        if (!res.getHeader('Set-Cookie')) pages.set(key, page, page.identity.body.length + page.br.body.length + page.gzip.body.length);
+        if (!res.getHeader('Set-Cookie')) pages.set(key, page, page.identity.body.length * 3 + page.br.body.length + page.gzip.body.length);
         return res;
       };
       next();
     },
+    aroundHeader: async (req) => {
+      if (!cacheablePath(req)) return undefined;
+      try {
+        return pages.get(`${await watch.current()} ${req.url}`)?.around;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
 
-function buildPage(html: string, type: string): CachedPage {
+function buildPage(html: string, type: string, header: string): CachedPage {
   const identity = Buffer.from(html, 'utf8');
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const variant = (encoding: Encoding, tag: string): Variant => ({ body: compress(identity, encoding, 'page'), etag: `"${hash}-${tag}"` });
   // A strong ETag names one representation, so each encoding has its own.
-  return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz') };
+  const at = html.indexOf(header);
+  const around = at === -1 ? undefined : { type, before: html.slice(0, at), after: html.slice(at + header.length) };
+  return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz'), around };
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {

@@ -90,9 +90,13 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
   };
 }
 
+export function sessionMaxAgeMs(config: Pick<Config, 'SESSION_MAX_AGE_DAYS'>): number {
+  return config.SESSION_MAX_AGE_DAYS * 86_400_000;
+}
+
 /** Sessions are written when they change, or past half their life (see renewAgingSessions). */
 export function sessionMiddleware(config: Config, store: Store): RequestHandler[] {
-  const maxAgeMs = config.SESSION_MAX_AGE_DAYS * 86_400_000;
+  const maxAgeMs = sessionMaxAgeMs(config);
   const sessions = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,

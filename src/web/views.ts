@@ -5,7 +5,7 @@ import type { Express } from 'express';
 export const VIEWS_DIR = path.resolve('views');
 
 /** Registers Eta as Express's view engine: res.render('catalog/index', data). */
-export function useEta(app: Express, { cache }: { cache: boolean }): void {
+export function useEta(app: Express, { cache }: { cache: boolean }): Eta {
   const eta = new Eta({ views: VIEWS_DIR, cache, autoTrim: false });
   app.engine('eta', (filePath, data, done) => {
     try {
@@ -16,6 +16,7 @@ export function useEta(app: Express, { cache }: { cache: boolean }): void {
   });
   app.set('view engine', 'eta');
   app.set('views', VIEWS_DIR);
+  return eta;
 }
 
 /** JSON safe to place inside a <script> element. */

@@ -17,7 +17,7 @@ function fixedWatch(version = 1): CatalogueWatch & { version: number } {
 function appWith(watch: CatalogueWatch, limits?: { entries: number; bytes: number }) {
   const renders = new Map<string, number>();
   const app = express();
-  const cache = pageCache({ watch, sessionCookie: 'shop.sid', headers: SECURITY_HEADERS, ...(limits ? { limits } : {}) });
+  const cache = pageCache({ watch, sessionCookie: 'shop.sid', headers: SECURITY_HEADERS, renderHeader: () => '<header>', ...(limits ? { limits } : {}) });
   app.use(cache.keep);
   app.use((req, _res, next) => {
     renders.set(req.path, (renders.get(req.path) ?? 0) + 1);

@@ -1,7 +1,13 @@
 import type { RequestHandler } from 'express';
 import { regenerateSession } from '../../web/auth.ts';
 import { existingSession } from '../../web/session-presence.ts';
-import type { AccountsService } from './accounts.service.ts';
+import type { AccountsService, SessionUser } from './accounts.service.ts';
+
+/** Whether a session signed in to `user` is still theirs: signed in since the last password change or lockout. */
+export function isCurrentSession(user: Pick<SessionUser, 'sessionVersion'>, session: { sessionVersion?: number }): boolean {
+  // Sessions from before versions existed carry none: they match the first version, 0.
+  return user.sessionVersion === (session.sessionVersion ?? 0);
+}
 
 /**
  * A session signed in before the account's password changed (or before the lockout secured
@@ -13,8 +19,7 @@ export function endStaleSessions(accounts: AccountsService): RequestHandler {
     const userId = existingSession(req)?.userId;
     if (!userId) return next();
     const user = await accounts.findSessionUser(userId);
-    // Sessions from before versions existed carry none: they match the first version, 0.
-    if (user && user.sessionVersion === (req.session.sessionVersion ?? 0)) {
+    if (user && isCurrentSession(user, req.session)) {
       res.locals.sessionUser = user;
       return next();
     }
