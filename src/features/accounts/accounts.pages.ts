@@ -1,11 +1,11 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import { clientAddress } from '../../web/auth.ts';
-import { HttpError } from '../../web/errors.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
 import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
-import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+import { AccountSecured } from './account-secured.ts';
+import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService, SessionUser } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
@@ -43,7 +43,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
       },
       (err) => {
-        if (err instanceof HttpError && err.message === FAILED_LOGIN_MARKER) return res.redirect(303, FAILED_LOGIN_URL);
+        if (err instanceof AccountSecured) return res.redirect(303, FAILED_LOGIN_URL);
         renderLogin(res.status(err.status), 'signin', { email: credentials.email, next }, { title: M.loginFailed.title, text: err.message });
       },
     );
