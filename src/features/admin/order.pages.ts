@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { HttpError, isClientError, NotFound, Unavailable } from '../../web/errors.ts';
-import { orderId as orderIdSchema } from '../checkout/checkout.schemas.ts';
+import { orderId as orderIdSchema } from '../orders/orders.schemas.ts';
 import { CARRIERS } from '../orders/carriers.ts';
 import type { Fulfilment } from './fulfilment.ts';
 import type { OrderDetails } from './order-details.ts';
