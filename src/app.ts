@@ -5,6 +5,7 @@ import type { Logger } from './log.ts';
 import { accountsApi } from './features/accounts/accounts.api.ts';
 import { accountsPages } from './features/accounts/accounts.pages.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { ACCOUNT_MESSAGES } from './features/accounts/accounts.messages.ts';
 import { dashboardPages } from './features/accounts/dashboard.pages.ts';
 import { passwordChangeGate } from './features/accounts/password-change-gate.ts';
 import type { Mailer } from './features/mail/mailer.ts';
@@ -23,6 +24,7 @@ import { endStaleSessions } from './features/accounts/session-validity.ts';
 import { cartApi } from './features/cart/cart.api.ts';
 import { cartPages } from './features/cart/cart.pages.ts';
 import { createCartService } from './features/cart/cart.service.ts';
+import { cartBadgeText } from './features/cart/badge.ts';
 import { catalogApi } from './features/catalog/catalog.api.ts';
 import { catalogPages } from './features/catalog/catalog.pages.ts';
 import { createCatalogService } from './features/catalog/catalog.service.ts';
@@ -164,7 +166,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
 
-  app.use(pageLocals({ accounts, carts }));
+  app.use(pageLocals({ accounts, carts, cartBadgeText, loggedOut: ACCOUNT_MESSAGES.loggedOut }));
   app.use(passwordChangeGate);
   app.use(sitePages(catalog));
   app.use(accountsPages(accounts, carts));

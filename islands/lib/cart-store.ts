@@ -1,7 +1,7 @@
 // The cart as the browser sees it, shared by the drawer island and the book page's
 // Add to Cart. Plain TypeScript, so pages without the drawer need no React.
 import { cartBadgeText } from '../../src/features/cart/badge.ts';
-import type { CartItemDto } from '../../src/features/cart/cart.service.ts';
+import type { CartItemDto } from '../../src/features/cart/cart.dto.ts';
 import { cartCopies } from '../../src/features/cart/cart.rules.ts';
 import { api } from './api.ts';
 

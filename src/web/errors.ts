@@ -57,3 +57,8 @@ export class Unavailable extends HttpError {
     super(503, message);
   }
 }
+
+/** A typed refusal the person can act on (4xx), as opposed to a fault of the shop or an outage. */
+export function isClientError(err: unknown): err is HttpError {
+  return err instanceof HttpError && err.status < 500;
+}

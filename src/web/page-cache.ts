@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { CatalogueWatch } from '../features/catalog/catalogue-watch.ts';
 import { Lru } from '../lib/lru.ts';
 import { compress, chooseEncoding, type Encoding } from './compression.ts';
 import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
@@ -38,8 +37,14 @@ export interface PageAroundHeader {
 /** Renders the site header for a page's locals (views/partials/header.eta). */
 export type HeaderRenderer = (locals: Record<string, unknown>) => string;
 
+/** The catalogue's version and its changes (catalog's CatalogueWatch, passed in by app.ts). */
+export interface VersionWatch {
+  current(): Promise<number>;
+  onChange(listener: () => void): void;
+}
+
 export interface PageCacheOptions {
-  watch: CatalogueWatch;
+  watch: VersionWatch;
   /** The session cookie's name: a visitor who sends it gets their own page. */
   sessionCookie: string;
   /** The security headers every answer carries (the app sets them on the pages it renders). */

@@ -35,7 +35,7 @@ export const ACCOUNT_MESSAGES = {
   tooManySignups: 'Too many new accounts from your network. Please wait an hour and try again.',
 } as const;
 
-/** The login error's marker: the caller should go to the failed-login screen (spec section 8). */
+/** The API's answer for a secured account (spec section 8): the caller should go to the failed-login screen. */
 export const FAILED_LOGIN_MARKER = 'REDIRECT_TO_FAILED_LOGIN';
 export const FAILED_LOGIN_URL = '/failedlogin';
 export const MIN_PASSWORD_LENGTH = 6;

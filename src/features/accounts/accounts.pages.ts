@@ -1,10 +1,11 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import { clientAddress } from '../../web/auth.ts';
-import { HttpError } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
-import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
+import { AccountSecured } from './account-secured.ts';
+import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService, SessionUser } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
@@ -33,31 +34,35 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = loginInput.safeParse(req.body);
     const next = localPath(req.body?.next);
     if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email, next }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
-    try {
-      const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({ ...input.data, client: clientAddress(req) });
-      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-      if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
-      res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
-    } catch (err) {
-      if (err instanceof HttpError && err.message === FAILED_LOGIN_MARKER) return res.redirect(303, FAILED_LOGIN_URL);
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      renderLogin(res.status(err.status), 'signin', { email: input.data.email, next }, { title: M.loginFailed.title, text: err.message });
-    }
+    const credentials = input.data;
+    await withFormErrors(
+      async () => {
+        const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({ ...credentials, client: clientAddress(req) });
+        await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+        if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
+        res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
+      },
+      (err) => {
+        if (err instanceof AccountSecured) return res.redirect(303, FAILED_LOGIN_URL);
+        renderLogin(res.status(err.status), 'signin', { email: credentials.email, next }, { title: M.loginFailed.title, text: err.message });
+      },
+    );
   });
 
   router.post('/signup', async (req, res) => {
     const values = { email: req.body?.email, firstName: req.body?.firstName, lastName: req.body?.lastName };
     const input = signupInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
-    try {
-      const { user, sessionVersion } = await accounts.signup(input.data, clientAddress(req));
-      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-      req.session.flash = { ...M.accountCreated, variant: 'success' };
-      res.redirect(303, '/dashboard');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      renderLogin(res.status(err.status), 'signup', values, { title: M.signupFailed.title, text: err.message });
-    }
+    const account = input.data;
+    await withFormErrors(
+      async () => {
+        const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
+        await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+        req.session.flash = { ...M.accountCreated, variant: 'success' };
+        res.redirect(303, '/dashboard');
+      },
+      (err) => renderLogin(res.status(err.status), 'signup', values, { title: M.signupFailed.title, text: err.message }),
+    );
   });
 
   router.get('/reset-password', (_req, res) => res.render('accounts/reset-request', { title: 'Reset your password', values: {} }));
@@ -67,14 +72,15 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     if (!input.success) {
       return res.status(400).render('accounts/reset-request', { title: 'Reset your password', values: {}, flash: { title: M.resetFailed.title, text: ruleMessage(input.error, M.resetMissing), variant: 'error' } });
     }
-    try {
-      await accounts.requestReset({ email: input.data.email, client: clientAddress(req) });
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      return res.status(err.status).render('accounts/reset-request', { title: 'Reset your password', values: input.data, flash: { title: M.resetFailed.title, text: err.message, variant: 'error' } });
-    }
-    req.session.flash = { ...M.resetSent, variant: 'success' };
-    res.redirect(303, '/login');
+    const request = input.data;
+    await withFormErrors(
+      async () => {
+        await accounts.requestReset({ email: request.email, client: clientAddress(req) });
+        req.session.flash = { ...M.resetSent, variant: 'success' };
+        res.redirect(303, '/login');
+      },
+      (err) => res.status(err.status).render('accounts/reset-request', { title: 'Reset your password', values: request, flash: { title: M.resetFailed.title, text: err.message, variant: 'error' } }),
+    );
   });
 
   router.get('/reset-password/:token', async (req, res) => {
@@ -87,15 +93,16 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const render = (status: number, text: string) =>
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
-    try {
-      const { user, sessionVersion } = await accounts.resetWithLink(req.params.token, input.data.newPassword);
-      await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-      req.session.flash = { ...M.passwordChanged, variant: 'success' };
-      res.redirect(303, '/dashboard');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      render(err.status, err.message);
-    }
+    const { newPassword } = input.data;
+    await withFormErrors(
+      async () => {
+        const { user, sessionVersion } = await accounts.resetWithLink(req.params.token, newPassword);
+        await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+        req.session.flash = { ...M.passwordChanged, variant: 'success' };
+        res.redirect(303, '/dashboard');
+      },
+      (err) => render(err.status, err.message),
+    );
   });
 
   router.get('/change-password', (req, res) => {
@@ -109,15 +116,17 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const render = (status: number, text: string) =>
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
-    try {
-      req.session.sessionVersion = await accounts.changePassword(req.session.userId, input.data);
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      return render(err.status, err.message);
-    }
-    req.session.flash = { ...M.passwordChanged, variant: 'success' };
-    // An operator's sign-in is not finished until the second factor: straight on to it.
-    res.redirect(303, (res.locals.user as SessionUser | null)?.role === 'operator' ? TWO_FACTOR_PATH : '/dashboard');
+    const userId = req.session.userId;
+    const change = input.data;
+    await withFormErrors(
+      async () => {
+        req.session.sessionVersion = await accounts.changePassword(userId, change);
+        req.session.flash = { ...M.passwordChanged, variant: 'success' };
+        // An operator's sign-in is not finished until the second factor: straight on to it.
+        res.redirect(303, (res.locals.user as SessionUser | null)?.role === 'operator' ? TWO_FACTOR_PATH : '/dashboard');
+      },
+      (err) => render(err.status, err.message),
+    );
   });
 
   router.get('/failedlogin', (_req, res) => res.render('accounts/failedlogin', { title: 'Account Security Alert' }));

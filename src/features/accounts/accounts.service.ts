@@ -91,7 +91,7 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
       const user = await db
         .transaction(async (trx) => {
           const created = await User.query(trx).insertAndFetch({ email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName });
-          await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName), shopUrl: `${publicUrl}/books` } });
+          await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName) } });
           return created;
         })
         .catch(async (err: unknown) => {

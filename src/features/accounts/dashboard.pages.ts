@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { HttpError } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
@@ -35,14 +35,15 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
     const input = passwordChangeInput.safeParse({ ...req.body, currentPassword: req.body?.currentPassword ?? '' });
     const failed = (status: number, text: string) => renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
     if (!input.success) return failed(400, input.error.issues[0]!.message);
-    try {
-      req.session.sessionVersion = await accounts.changePassword(req.session.userId!, input.data);
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      return failed(err.status, err.message);
-    }
-    req.session.flash = { ...M.passwordChanged, variant: 'success' };
-    res.redirect(303, '/dashboard?tab=settings');
+    const change = input.data;
+    await withFormErrors(
+      async () => {
+        req.session.sessionVersion = await accounts.changePassword(req.session.userId!, change);
+        req.session.flash = { ...M.passwordChanged, variant: 'success' };
+        res.redirect(303, '/dashboard?tab=settings');
+      },
+      (err) => failed(err.status, err.message),
+    );
   });
 
   async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {

@@ -3,10 +3,11 @@ import type { Db } from '../../db.ts';
 import { toDate } from '../../lib/dates.ts';
 import { AccountToken } from '../../models/AccountToken.ts';
 import { User } from '../../models/User.ts';
-import { HttpError, TooManyRequests, Unauthorized } from '../../web/errors.ts';
+import { TooManyRequests, Unauthorized } from '../../web/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccountLimiters } from './accounts.limits.ts';
-import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_MARKER, FAILED_LOGIN_URL } from './accounts.messages.ts';
+import { AccountSecured } from './account-secured.ts';
+import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
 import { LOCKOUT } from './lockout.rules.ts';
 import { NO_PASSWORD, secretHash, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { issueTemporaryPassword } from './temporary-password.ts';
@@ -24,7 +25,7 @@ export interface VerifiedUser {
  */
 export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mailer: Mailer; limiters: AccountLimiters; publicUrl: string }) {
   const loginFailed = () => new Unauthorized(M.loginFailed.text);
-  const accountSecured = () => new HttpError(401, FAILED_LOGIN_MARKER, { redirectUrl: FAILED_LOGIN_URL });
+  const accountSecured = () => new AccountSecured();
 
   /**
    * Replaces the password with a temporary one, mailed; ends every session of the account.

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError, NotFound } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { parse } from '../../web/validate.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { bookForm, bookListQuery, fieldErrors, stockInput, type BookField } from './books.schemas.ts';
@@ -47,13 +48,15 @@ export function booksPages(books: BookAdmin, db: Db): Router {
   router.post('/admin/books', async (req, res) => {
     const parsed = bookForm.safeParse(req.body ?? {});
     if (!parsed.success) return renderForm(res.status(400), { values: req.body ?? {}, errors: fieldErrors(parsed.error) });
-    try {
-      const id = await books.create(parsed.data, operatorId(req));
-      req.session.flash = { title: 'Book added', text: `"${parsed.data.title}" is in the catalogue.`, variant: 'success' };
-      res.redirect(303, `/admin/books/${id}/edit`);
-    } catch (err) {
-      refused(res, err, { values: req.body });
-    }
+    const input = parsed.data;
+    await withFormErrors(
+      async () => {
+        const id = await books.create(input, operatorId(req));
+        req.session.flash = { title: 'Book added', text: `"${input.title}" is in the catalogue.`, variant: 'success' };
+        res.redirect(303, `/admin/books/${id}/edit`);
+      },
+      (err) => refused(res, err, { values: req.body }),
+    );
   });
 
   router.get('/admin/books/:id/edit', async (req, res) => {
@@ -65,27 +68,33 @@ export function booksPages(books: BookAdmin, db: Db): Router {
     const book = await books.find(idOf(req));
     const parsed = bookForm.safeParse(req.body ?? {});
     if (!parsed.success) return renderForm(res.status(400), { book, values: req.body ?? {}, errors: fieldErrors(parsed.error) });
-    try {
-      await books.update(book.id, parsed.data, operatorId(req));
-      req.session.flash = { title: 'Book saved', text: `"${parsed.data.title}" is saved.`, variant: 'success' };
-      res.redirect(303, `/admin/books/${book.id}/edit`);
-    } catch (err) {
-      refused(res, err, { book, values: req.body });
-    }
+    const input = parsed.data;
+    await withFormErrors(
+      async () => {
+        await books.update(book.id, input, operatorId(req));
+        req.session.flash = { title: 'Book saved', text: `"${input.title}" is saved.`, variant: 'success' };
+        res.redirect(303, `/admin/books/${book.id}/edit`);
+      },
+      (err) => refused(res, err, { book, values: req.body }),
+    );
   });
 
   router.post('/admin/books/:id/stock', async (req, res) => {
     const id = idOf(req);
     const back = returnTo(req);
     const parsed = stockInput.safeParse(req.body ?? {});
-    try {
-      if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
-      await books.setStock(id, parsed.data.stock, operatorId(req));
-      req.session.flash = { title: 'Stock saved', text: `${parsed.data.stock} on the shelf.`, variant: 'success' };
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
-      req.session.flash = { title: 'Stock not changed', text: err.message, variant: 'error' };
-    }
+    await withFormErrors(
+      async () => {
+        if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+        await books.setStock(id, parsed.data.stock, operatorId(req));
+        req.session.flash = { title: 'Stock saved', text: `${parsed.data.stock} on the shelf.`, variant: 'success' };
+      },
+      (err) => {
+        // A book that is gone has no page to go back to: the error page says so.
+        if (err.status === 404) throw err;
+        req.session.flash = { title: 'Stock not changed', text: err.message, variant: 'error' };
+      },
+    );
     res.redirect(303, back);
   });
 
@@ -111,13 +120,11 @@ export function booksPages(books: BookAdmin, db: Db): Router {
     res.render('admin/book-form', { title, book, values: displayValues(values), errors, statusLabels: STATUS_LABELS });
   }
 
-  /** A refusal the database made (a duplicate ISBN) goes beside its field; anything else is not the form's. */
-  function refused(res: Response, err: unknown, state: FormState): void {
-    const field = err instanceof HttpError ? (err.details.field as BookField | undefined) : undefined;
-    if (err instanceof HttpError && err.status < 500 && err.status !== 404) {
-      return renderForm(res.status(err.status), { ...state, errors: { [field ?? 'stock']: err.message } });
-    }
-    throw err;
+  /** A refusal the database made (a duplicate ISBN) goes beside its field; a book that is gone is the error page's. */
+  function refused(res: Response, err: HttpError, state: FormState): void {
+    if (err.status === 404) throw err;
+    const field = err.details.field as BookField | undefined;
+    renderForm(res.status(err.status), { ...state, errors: { [field ?? 'stock']: err.message } });
   }
 
   return router;

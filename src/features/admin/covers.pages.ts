@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { assertCsrfToken } from '../../web/csrf.ts';
 import { HttpError, NotFound } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { readMultipart } from '../../web/multipart.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { COVER_MESSAGES, MAX_COVER_BYTES } from './cover-images.ts';
@@ -24,21 +25,25 @@ export function coverPages(covers: Covers): Router {
   router.post('/admin/books/:id/cover', async (req, res) => {
     // Who is asking and which book, before a byte of the file is read.
     const page = await covers.find(idOf(req));
-    try {
-      const form = await readMultipart(req, { fileField: 'cover', maxFileBytes: MAX_COVER_BYTES, tooLargeMessage: COVER_MESSAGES.tooLarge });
-      req.body = form.fields;
-      assertCsrfToken(req);
-      if (!form.file) throw new HttpError(422, COVER_MESSAGES.missing);
-      await covers.replace(page.bookId, form.file, operatorId(req));
-    } catch (err) {
-      // A refused file: the page again with the reason beside the field. Anything else is the error page's.
-      if (!(err instanceof HttpError) || ![400, 413, 422].includes(err.status)) throw err;
-      // What is left of a refused upload is not worth reading.
-      if (err.status === 413) res.set('Connection', 'close');
-      return render(res.status(err.status), page, err.message);
-    }
-    req.session.flash = { title: 'Cover updated', text: `Shoppers now see the new cover of ${page.title}.`, variant: 'success' };
-    res.redirect(303, `/admin/books/${page.bookId}/cover`);
+    await withFormErrors(
+      async () => {
+        const form = await readMultipart(req, { fileField: 'cover', maxFileBytes: MAX_COVER_BYTES, tooLargeMessage: COVER_MESSAGES.tooLarge });
+        req.body = form.fields;
+        assertCsrfToken(req);
+        if (!form.file) throw new HttpError(422, COVER_MESSAGES.missing);
+        await covers.replace(page.bookId, form.file, operatorId(req));
+        req.session.flash = { title: 'Cover updated', text: `Shoppers now see the new cover of ${page.title}.`, variant: 'success' };
+        res.redirect(303, `/admin/books/${page.bookId}/cover`);
+      },
+      (err) => {
+        // A refused file: the page again with the reason beside the field. Anything else (a
+        // wrong CSRF token, a book gone) is the error page's.
+        if (![400, 413, 422].includes(err.status)) throw err;
+        // What is left of a refused upload is not worth reading.
+        if (err.status === 413) res.set('Connection', 'close');
+        render(res.status(err.status), page, err.message);
+      },
+    );
   });
 
   return router;

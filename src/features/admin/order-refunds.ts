@@ -3,7 +3,7 @@ import type { Db } from '../../db.ts';
 import { toCents, toDecimal, type Cents } from '../../lib/money.ts';
 import { Order } from '../../models/Order.ts';
 import { Refund } from '../../models/Refund.ts';
-import { BadRequest, Conflict, HttpError, NotFound } from '../../web/errors.ts';
+import { BadRequest, Conflict, isClientError, NotFound } from '../../web/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { PaymentError, type PaymentProvider } from '../payments/provider.ts';
 import { assertRefundable, assertTransition } from '../orders/order-transitions.ts';
@@ -56,7 +56,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     } catch (err) {
       // Refused (a 4xx from the provider): the row fails and nothing else changes. Out of
       // reach (503) or unknown: the row stays pending, to be resumed with the same key.
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      if (!isClientError(err)) throw err;
       await db.transaction(async (trx) => {
         await lockOrder(trx, order.id);
         const moved = await Refund.query(trx).findById(refund.id).where({ status: 'pending' }).patch({ status: 'failed', error: err.message.slice(0, 500), settledAt: new Date() });

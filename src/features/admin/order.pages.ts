@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
-import { HttpError, NotFound, Unavailable } from '../../web/errors.ts';
-import { orderId as orderIdSchema } from '../checkout/checkout.schemas.ts';
+import { HttpError, isClientError, NotFound, Unavailable } from '../../web/errors.ts';
+import { orderId as orderIdSchema } from '../orders/orders.schemas.ts';
 import { CARRIERS } from '../orders/carriers.ts';
 import type { Fulfilment } from './fulfilment.ts';
 import type { OrderDetails } from './order-details.ts';
@@ -64,7 +64,7 @@ export function orderPages({ details, fulfilment, refunds }: { details: OrderDet
       await run(id, input);
     } catch (err) {
       // A provider out of reach leaves the refund in progress: the order page says so and offers to ask again.
-      const shown = err instanceof HttpError && err.status !== 404 && (err.status < 500 || err instanceof Unavailable);
+      const shown = (isClientError(err) && err.status !== 404) || err instanceof Unavailable;
       if (!shown) throw err;
       return renderOrder(res.status(err.status), id, { title: 'Not done', text: err.message, variant: 'error' });
     }

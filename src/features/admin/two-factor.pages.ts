@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { AccountsService, SessionUser } from '../accounts/accounts.service.ts';
 import { HttpError } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { regenerateSession } from '../../web/auth.ts';
 import { operatorSigningIn, TWO_FACTOR_PATH } from './operator-access.ts';
 import type { TwoFactor } from './two-factor.ts';
@@ -27,18 +28,19 @@ export function twoFactorPages(twoFactor: TwoFactor, accounts: AccountsService):
     const fail = (status: number, text: string) =>
       res.status(status).render('admin/two-factor', { title: 'Two-step sign-in', flash: { title: 'Sign-in not finished', text, variant: 'error' } });
     if (!input.success) return fail(400, input.error.issues[0]!.message);
-    try {
-      const { usedRecoveryCode } = await twoFactor.verify(user.id, input.data.code);
-      await passSecondFactor(req);
-      const left = await twoFactor.remainingRecoveryCodes(user.id);
-      req.session.flash = usedRecoveryCode
-        ? { title: 'Recovery code used', text: `You have ${left} recovery code${left === 1 ? '' : 's'} left.`, variant: 'success' }
-        : { title: 'Welcome back!', text: 'You are signed in to the shop admin.', variant: 'success' };
-      res.redirect(303, '/admin');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      fail(err.status, err.message);
-    }
+    const code = input.data.code;
+    await withFormErrors(
+      async () => {
+        const { usedRecoveryCode } = await twoFactor.verify(user.id, code);
+        await passSecondFactor(req);
+        const left = await twoFactor.remainingRecoveryCodes(user.id);
+        req.session.flash = usedRecoveryCode
+          ? { title: 'Recovery code used', text: `You have ${left} recovery code${left === 1 ? '' : 's'} left.`, variant: 'success' }
+          : { title: 'Welcome back!', text: 'You are signed in to the shop admin.', variant: 'success' };
+        res.redirect(303, '/admin');
+      },
+      (err) => fail(err.status, err.message),
+    );
   });
 
   router.post(`${TWO_FACTOR_PATH}/enrol`, operatorSigningIn, async (req, res) => {
@@ -48,15 +50,15 @@ export function twoFactorPages(twoFactor: TwoFactor, accounts: AccountsService):
     const secret = req.session.enrolmentSecret;
     if (!secret) return res.redirect(303, TWO_FACTOR_PATH);
     const input = codeInput.safeParse(req.body);
-    try {
-      if (!input.success) throw new HttpError(400, input.error.issues[0]!.message);
-      const codes = await twoFactor.enrol(user.id, secret, input.data.code);
-      await passSecondFactor(req);
-      res.status(201).render('admin/recovery-codes', { title: 'Your recovery codes', codes });
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      await renderEnrolment(req, res.status(err.status), account.email, { title: 'Authenticator not set up', text: err.message, variant: 'error' });
-    }
+    await withFormErrors(
+      async () => {
+        if (!input.success) throw new HttpError(400, input.error.issues[0]!.message);
+        const codes = await twoFactor.enrol(user.id, secret, input.data.code);
+        await passSecondFactor(req);
+        res.status(201).render('admin/recovery-codes', { title: 'Your recovery codes', codes });
+      },
+      (err) => renderEnrolment(req, res.status(err.status), account.email, { title: 'Authenticator not set up', text: err.message, variant: 'error' }),
+    );
   });
 
   async function renderEnrolment(req: Request, res: Response, email: string, flash?: object) {

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { formatUsd } from '../../lib/money.ts';
-import { HttpError } from '../../web/errors.ts';
+import { withFormErrors } from '../../web/form-errors.ts';
 import { parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
@@ -70,12 +70,14 @@ type Toast = { title: string; text: string } | undefined;
 
 // A refused change (sold out, too many copies) comes back as an error toast on the page.
 async function respond(req: Request, res: Response, back: string, change: () => Promise<Toast>): Promise<void> {
-  try {
-    const toast = await change();
-    if (toast) req.session.flash = { ...toast, variant: 'success' };
-  } catch (err) {
-    if (!(err instanceof HttpError) || err.status >= 500) throw err;
-    req.session.flash = { title: 'Error', text: err.message, variant: 'error' };
-  }
+  await withFormErrors(
+    async () => {
+      const toast = await change();
+      if (toast) req.session.flash = { ...toast, variant: 'success' };
+    },
+    (err) => {
+      req.session.flash = { title: 'Error', text: err.message, variant: 'error' };
+    },
+  );
   res.redirect(303, back);
 }

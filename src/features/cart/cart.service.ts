@@ -5,6 +5,7 @@ import { Cart } from '../../models/Cart.ts';
 import { CartItem } from '../../models/CartItem.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
+import type { CartItemDto } from './cart.dto.ts';
 import { addToLine, addToLineCapped, setLine } from './cart.lines.ts';
 import { decideQuantity, lineLimit, refusalMessage, type QuantityDecision } from './cart.rules.ts';
 
@@ -14,13 +15,6 @@ export interface CartOwner {
   cartId?: number | undefined;
   /** Derived from the visitor's session: finds their cart before the session has its id. */
   visitorKey?: string | undefined;
-}
-
-export interface CartItemDto {
-  id: number;
-  bookId: number;
-  quantity: number;
-  book: BookDto;
 }
 
 export interface CartChange {

@@ -8,7 +8,7 @@ import { displayStatus, statusLabel, statusTone } from '../orders/order-status.t
 import type { OrdersService } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
-import { orderId } from './checkout.schemas.ts';
+import { orderId } from '../orders/orders.schemas.ts';
 import { signInPathFor } from '../../web/return-path.ts';
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { recordId } from '../../lib/schema-fields.ts';
 
 const field = (what: string, max: number) =>
   z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`));
@@ -33,8 +32,6 @@ export const intentAuthenticated = z.object({
 export const completeOrderInput = z.object({
   stripePaymentIntentId: z.string({ message: 'stripePaymentIntentId is required' }).min(1, 'stripePaymentIntentId is required').max(255),
 });
-
-export const orderId = recordId('Order id');
 
 /** A payment intent id as the provider writes it: Stripe's pi_3Mtw..., the sandbox's pi_sbx_.... */
 export const paymentIntentId = z

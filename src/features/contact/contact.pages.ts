@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { clientAddress } from '../../web/auth.ts';
-import { HttpError } from '../../web/errors.ts';
+import { isClientError } from '../../web/errors.ts';
 import { isServiceUnavailable, RETRY_AFTER_SECONDS } from '../../web/unavailable.ts';
 import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
@@ -30,7 +30,7 @@ export function contactPages(contact: ContactService): Router {
     try {
       await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
     } catch (err) {
-      if (err instanceof HttpError && err.status < 500) {
+      if (isClientError(err)) {
         res.status(err.status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
         return;
       }

@@ -5,35 +5,12 @@ import type { Knex } from 'knex';
 import * as nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
+import type { MailRequest, MailTemplate } from './mail.types.ts';
 import { createMailRenderer } from './templates.ts';
-
-export type MailTemplate =
-  | 'welcome'
-  | 'temporary-password'
-  | 'reset-link'
-  | 'password-changed'
-  | 'order-confirmation'
-  | 'order-refunded'
-  | 'contact-received'
-  | 'shop-new-order'
-  | 'shop-new-message'
-  | 'order-shipped'
-  | 'order-canceled'
-  | 'order-partial-refund';
-
-export interface MailRequest {
-  to: string;
-  template: MailTemplate;
-  data: Record<string, unknown>;
-  /** At most one message per key, ever (e.g. `order-confirmation:42`). */
-  dedupeKey?: string;
-  /** The order the message is about, for the order's timeline in /admin. */
-  orderId?: number;
-}
 
 export interface Mailer {
   /** Renders the message and records it in the outbox inside the caller's transaction (or db). A duplicate dedupeKey is silently skipped. */
-  enqueue(trx: Knex | Knex.Transaction, request: MailRequest): Promise<void>;
+  enqueue<T extends MailTemplate>(trx: Knex | Knex.Transaction, request: MailRequest<T>): Promise<void>;
   /** Ask the sender to deliver now (call after the transaction commits). Never throws. */
   kick(): void;
   /** Delivers every due message once; returns how many were sent. Used by tests and by the loop. */

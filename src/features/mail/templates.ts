@@ -1,36 +1,11 @@
 import path from 'node:path';
 import { Eta } from 'eta';
 import { VIEWS_DIR } from '../../web/views.ts';
-import type { MailTemplate } from './mailer.ts';
-import { requiredData, subjects } from './subjects.ts';
+import type { MailData, MailRenderer, MailTemplate } from './mail.types.ts';
+import { subjects } from './subjects.ts';
 
 /** views/mail: `<template>.text.eta` and `<template>.html.eta`, plus their layouts. */
 export const MAIL_VIEWS_DIR = path.join(VIEWS_DIR, 'mail');
-
-export const mailTemplates: readonly MailTemplate[] = [
-  'welcome',
-  'temporary-password',
-  'reset-link',
-  'password-changed',
-  'order-confirmation',
-  'order-refunded',
-  'order-shipped',
-  'order-canceled',
-  'order-partial-refund',
-  'contact-received',
-  'shop-new-order',
-  'shop-new-message',
-];
-
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-export interface MailRenderer {
-  render(template: MailTemplate, data: Record<string, unknown>): RenderedMail;
-}
 
 export interface MailRendererOptions {
   /** The shop's public address ("https://shop.example.com"); relative links in the data are made absolute against it. */
@@ -38,6 +13,7 @@ export interface MailRendererOptions {
   cache?: boolean;
 }
 
+/** A link in a message's data that is not http(s): a programming error. */
 export class MailDataError extends Error {}
 
 /** Renders a message's subject, plain-text part and HTML part. */
@@ -49,12 +25,7 @@ export function createMailRenderer({ baseUrl, cache = true }: MailRendererOption
   const contactUrl = absoluteUrl('/contact', baseUrl);
 
   return {
-    render(template, data) {
-      if (!mailTemplates.includes(template)) throw new MailDataError(`Unknown mail template: ${String(template)}`);
-      const missing = requiredData[template].filter((key) => data[key] === undefined || data[key] === null);
-      if (missing.length > 0) {
-        throw new MailDataError(`Mail template "${template}" is missing data: ${missing.join(', ')}`);
-      }
+    render<T extends MailTemplate>(template: T, data: MailData[T]) {
       const subject = oneLine(subjects[template](data));
       // The caller's data stays as given (a contact message's own `subject`, say); what the
       // layouts need lives apart under `it.mail`.
@@ -72,7 +43,7 @@ export function createMailRenderer({ baseUrl, cache = true }: MailRendererOption
 }
 
 /** Every `...Url` value that is a path ("/orders/42") becomes an absolute link against the shop's address. */
-function withAbsoluteUrls(data: Record<string, unknown>, baseUrl: string): Record<string, unknown> {
+function withAbsoluteUrls(data: object, baseUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     out[key] = /Url$/.test(key) && typeof value === 'string' ? absoluteUrl(value, baseUrl) : value;

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
-import { orderId, paymentIntentId } from '../checkout/checkout.schemas.ts';
+import { paymentIntentId } from '../checkout/checkout.schemas.ts';
+import { orderId } from './orders.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { displayStatus } from './order-status.ts';
 import type { OrdersService } from './orders.service.ts';

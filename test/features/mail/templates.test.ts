@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { MailTemplate } from '../../../src/features/mail/mailer.ts';
-import { createMailRenderer, mailTemplates } from '../../../src/features/mail/templates.ts';
+import { mailTemplates, type MailData, type MailTemplate } from '../../../src/features/mail/mail.types.ts';
+import { createMailRenderer } from '../../../src/features/mail/templates.ts';
 
 const renderer = createMailRenderer({ baseUrl: 'https://shop.example.com', cache: false });
 
 /** Sample data for each template and what its message must show (in both parts). */
-const samples: Record<MailTemplate, { data: Record<string, unknown>; subject: string; shows: string[] }> = {
+const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; shows: string[] } } = {
   welcome: {
     data: { firstName: 'Maya' },
     subject: 'Welcome to Little Lantern Books',
@@ -124,9 +124,11 @@ describe('mail templates', () => {
     expect(Object.keys(samples).sort()).toEqual([...mailTemplates].sort());
   });
 
-  describe.each(mailTemplates)('%s', (template) => {
+  const renderSample = <T extends MailTemplate>(template: T) => renderer.render(template, samples[template].data);
+
+  describe.each([...mailTemplates])('%s', (template) => {
     const sample = samples[template];
-    const mail = renderer.render(template, sample.data);
+    const mail = renderSample(template);
 
     it('has its subject', () => {
       expect(mail.subject).toBe(sample.subject);
@@ -175,10 +177,5 @@ describe('mail templates', () => {
     const mail = nested.render('password-changed', { firstName: 'Ana', contactUrl: '/contact' });
     expect(mail.text).toContain('https://example.com/shop/contact');
     expect(mail.html).toContain('href="https://example.com/shop/contact"');
-  });
-
-  it('refuses missing data and unknown templates', () => {
-    expect(() => renderer.render('order-refunded', { firstName: 'Omar', orderId: 1, total: '1.00' })).toThrow(/reason/);
-    expect(() => renderer.render('nope' as MailTemplate, {})).toThrow(/Unknown mail template/);
   });
 });

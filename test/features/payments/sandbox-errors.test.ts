@@ -51,6 +51,19 @@ describe('sandbox payment errors', () => {
     expect((await buyer.authenticate(true)).status).toBe('succeeded');
   });
 
+  it('answers the order call for a payment still waiting for 3D Secure with 409 and a message, making no order', async () => {
+    const buyer = await buyerWithIntent();
+    expect((await buyer.confirm(CARDS.threeDSecure)).status).toBe('requires_action');
+    const res = await buyer.complete();
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: 'This payment has not gone through yet.' });
+    expect(await shop.db('orders').where({ stripePaymentIntentId: buyer.intent!.paymentIntentId })).toHaveLength(0);
+    // A payment the provider never made: 404 with the shop's words, not the provider's.
+    const unknown = await buyer.complete('pi_sbx_nosuchintent');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'Order not found' });
+  });
+
   it('answers a confirm of a canceled payment with 409 and a message', async () => {
     const buyer = await buyerWithIntent();
     const { paymentIntentId, clientSecret } = buyer.intent!;

@@ -1,0 +1,95 @@
+// The shape of every message the shop sends, in one module the mailer, the renderer and the
+// subjects share (so none of them imports another for its types). Each template's data is a
+// type: a caller that leaves something out, or misspells a template, fails to compile.
+
+/** An amount as the messages print it after a dollar sign ("12.99"). */
+type Decimal = string;
+
+interface MailLine {
+  title: string;
+  quantity: number;
+  price: Decimal;
+}
+
+interface MailAddress {
+  shippingAddress: string;
+  city: string;
+  state?: string | null;
+  zipCode: string;
+}
+
+/** What each template renders. */
+export interface MailData {
+  welcome: { firstName: string };
+  'temporary-password': { firstName: string; temporaryPassword: string; loginUrl: string; expiresInHours: number };
+  'reset-link': { firstName: string; resetUrl: string; expiresInMinutes: number };
+  'password-changed': { firstName: string; contactUrl: string };
+  'order-confirmation': MailAddress & {
+    firstName: string;
+    orderId: number;
+    items: MailLine[];
+    subtotal: Decimal;
+    shipping: Decimal;
+    handling: Decimal;
+    tax: Decimal;
+    total: Decimal;
+    orderUrl: string;
+  };
+  /** A payment refunded before it became an order: the reference is the payment's. */
+  'order-refunded': { firstName: string; orderId: number | string; total: Decimal; reason: string };
+  'order-shipped': {
+    firstName: string;
+    orderId: number;
+    carrier: string;
+    trackingNumber: string;
+    /** Empty for a carrier without a tracking page. */
+    trackingLink: string;
+    estimatedDelivery: string;
+    orderUrl: string;
+  };
+  'order-canceled': { firstName: string; orderId: number; refunded: Decimal };
+  'order-partial-refund': { firstName: string; orderId: number; amount: Decimal; reason: string; refundedTotal: Decimal };
+  'contact-received': { firstName: string };
+  'shop-new-order': MailAddress & { orderId: number; customerName: string; customerEmail: string; items: MailLine[]; total: Decimal; adminUrl: string };
+  'shop-new-message': { fromName: string; fromEmail: string; member: boolean; messageSubject: string; message: string; urgent: boolean; inboxUrl: string };
+}
+
+export type MailTemplate = keyof MailData;
+
+// Written out so that adding a template to MailData without listing it here fails to compile.
+const TEMPLATES: { readonly [T in MailTemplate]: true } = {
+  welcome: true,
+  'temporary-password': true,
+  'reset-link': true,
+  'password-changed': true,
+  'order-confirmation': true,
+  'order-refunded': true,
+  'order-shipped': true,
+  'order-canceled': true,
+  'order-partial-refund': true,
+  'contact-received': true,
+  'shop-new-order': true,
+  'shop-new-message': true,
+};
+
+export const mailTemplates = Object.keys(TEMPLATES) as readonly MailTemplate[];
+
+export interface MailRequest<T extends MailTemplate = MailTemplate> {
+  to: string;
+  template: T;
+  data: MailData[T];
+  /** At most one message per key, ever (e.g. `order-confirmation:42`). */
+  dedupeKey?: string;
+  /** The order the message is about, for the order's timeline in /admin. */
+  orderId?: number;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailRenderer {
+  render<T extends MailTemplate>(template: T, data: MailData[T]): RenderedMail;
+}
