@@ -127,7 +127,7 @@ export function createCartService(db: Db) {
     async withdrawnTitle(owner: CartOwner): Promise<string | undefined> {
       const cartId = await findCartId(db, owner);
       if (!cartId) return undefined;
-      const row = (await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title')) as { title: string } | undefined;
+      const row: { title: string } | undefined = await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title');
       return row?.title;
     },
 
