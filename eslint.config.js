@@ -20,7 +20,11 @@ export default defineConfig(
     },
     plugins: { 'import-x': importX },
     settings: {
+      // The imports name their .ts files, so Node's own resolution finds them; the import rules
+      // read those files with the TypeScript parser.
       'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -33,8 +37,9 @@ export default defineConfig(
       // A leading underscore marks a parameter a signature needs but the body does not (Express's
       // four-argument error handler, an interface's argument).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      // A module that needs itself to load cannot be read or tested in parts.
-      'import-x/no-cycle': 'error',
+      // A module that needs itself to load cannot be read or tested in parts. Only the shop's
+      // own modules are followed: a package's internals are not ours to untangle.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -64,17 +69,10 @@ export default defineConfig(
     },
   },
   {
-    // Known violations being removed (issue 13, "Boundaries"): delete each line as its file is fixed.
-    // Nothing may be added to this block.
-    files: [
-      'src/features/mail/mailer.ts',
-      'src/features/mail/templates.ts',
-      'src/features/mail/subjects.ts',
-      'src/web/locals.ts',
-      'src/web/page-cache.ts',
-    ],
+    // Known violations being removed: src/web/ reaching into feature code. Delete each line as
+    // its file is fixed; nothing may be added to this block.
+    files: ['src/web/locals.ts', 'src/web/page-cache.ts'],
     rules: {
-      'import-x/no-cycle': 'off',
       'import-x/no-restricted-paths': 'off',
     },
   },
