@@ -48,8 +48,8 @@ async function mount(element: HTMLElement, load: () => Promise<IslandModule>, ex
   if (element.dataset.mounted) return;
   element.dataset.mounted = 'true';
   const props = { ...readProps(element), ...extra };
-  const { mount } = await load();
-  mount(element, props);
+  const island = await load();
+  island.mount(element, props);
 }
 
 function readProps(element: HTMLElement): Record<string, unknown> {

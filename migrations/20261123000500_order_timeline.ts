@@ -9,7 +9,7 @@ const COLUMNS = [
 ] as const;
 
 function isMySql(knex: Knex): boolean {
-  return knex.client.config.client === 'mysql2';
+  return (knex.client as Knex.Client).config.client === 'mysql2';
 }
 
 export async function up(knex: Knex): Promise<void> {

@@ -39,7 +39,7 @@ export function reportPage(page: string, lhr: LighthouseResult): PageReport {
 /** One line per page and gated category below 100 (or unscored); empty when all pass. */
 export function gateFailures(reports: PageReport[]): string[] {
   return reports.flatMap((r) =>
-    GATED.filter((c) => r.scores[c] === null || r.scores[c]! < 100).map((c) => `${r.page}: ${c} ${r.scores[c] ?? 'not scored'}`),
+    GATED.filter((c) => r.scores[c] === null || r.scores[c] < 100).map((c) => `${r.page}: ${c} ${r.scores[c] ?? 'not scored'}`),
   );
 }
 

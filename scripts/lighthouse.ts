@@ -80,7 +80,7 @@ async function lighthouseResult(url: string, port: number): Promise<LighthouseRe
       onlyCategories: [...CATEGORIES],
       disableFullPageScreenshot: true,
     });
-    if (run && !run.lhr.runtimeError) return run.lhr as unknown as LighthouseResult;
+    if (run && !run.lhr.runtimeError) return run.lhr;
     problem = run?.lhr.runtimeError?.message ?? 'no result';
     process.stderr.write(`Lighthouse could not audit ${url}, attempt ${attempt} of 3: ${problem}\n`);
   }

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
 import type { Logger } from './log.ts';
@@ -190,7 +190,7 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(coverPages(createCovers({ db, uploadsDir: config.uploadsDir })));
 
   app.use(notFound);
-  app.use(handleErrors(log) as ErrorRequestHandler);
+  app.use(handleErrors(log));
   return frontDoor(app, [immutableAssets(pageHeaders), pages.answer, pagesForSessions], log);
 }
 

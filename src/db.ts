@@ -109,7 +109,7 @@ export function connectDb(options: DbOptions): Db {
 }
 
 export function isMySql(db: Db): boolean {
-  return db.client.config.client === 'mysql2';
+  return (db.client as Knex.Client).config.client === 'mysql2';
 }
 
 export async function migrateLatest(db: Db): Promise<void> {

@@ -65,7 +65,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
 
   return (
     <div className="address-check-inner">
-      <button type="button" className="secondary outline" onClick={validate} aria-busy={busy || undefined}>
+      <button type="button" className="secondary outline" onClick={() => void validate()} aria-busy={busy || undefined}>
         Validate Address
       </button>
       <div aria-live="polite">

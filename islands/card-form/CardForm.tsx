@@ -114,7 +114,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
         if (!created) return;
         intent.current = { ...created, key };
       }
-      const open = intent.current!;
+      const open = intent.current;
 
       const name = variant === 'guest' ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
       const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => null);

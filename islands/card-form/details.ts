@@ -17,13 +17,17 @@ export interface CheckoutDetails {
 
 export function readDetails(form: HTMLFormElement): CheckoutDetails {
   const data = new FormData(form);
-  const value = (name: string) => String(data.get(name) ?? '').trim();
+  const text = (name: string) => {
+    const entry = data.get(name);
+    return typeof entry === 'string' ? entry : '';
+  };
+  const value = (name: string) => text(name).trim();
   return {
     firstName: value('firstName'),
     lastName: value('lastName'),
     email: value('email'),
-    password: String(data.get('password') ?? ''),
-    confirmPassword: String(data.get('confirmPassword') ?? ''),
+    password: text('password'),
+    confirmPassword: text('confirmPassword'),
     address: value('address'),
     city: value('city'),
     zipCode: value('zipCode'),

@@ -99,10 +99,10 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                       disabled={cart.pending}
                       onQuantity={(quantity) =>
                         quantity < 1
-                          ? run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
-                          : run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
+                          ? void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
+                          : void run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
                       }
-                      onRemove={() => run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
+                      onRemove={() => void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
                     />
                   ))}
                 </ul>
@@ -114,7 +114,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                   <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
                     Proceed to Checkout
                   </a>
-                  <button type="button" className="secondary outline" disabled={cart.pending} onClick={() => run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}>
+                  <button type="button" className="secondary outline" disabled={cart.pending} onClick={() => void run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}>
                     Clear Cart
                   </button>
                 </footer>

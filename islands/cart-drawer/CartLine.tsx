@@ -5,8 +5,8 @@ export interface CartLineProps {
   item: CartItemDto;
   /** True while any cart change is pending. */
   disabled: boolean;
-  onQuantity(quantity: number): void;
-  onRemove(): void;
+  onQuantity: (quantity: number) => void;
+  onRemove: () => void;
 }
 
 /** One line with its quantity controls: minus at 1 removes the line; plus stops at the line's limit. */

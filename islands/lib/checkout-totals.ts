@@ -43,7 +43,10 @@ export function initCheckoutTotals(): void {
 }
 
 export function readShipping(form: HTMLFormElement): { address: string; city: string; zipCode: string } {
-  const value = (name: string) => String(new FormData(form).get(name) ?? '').trim();
+  const value = (name: string) => {
+    const entry = new FormData(form).get(name);
+    return typeof entry === 'string' ? entry.trim() : '';
+  };
   return { address: value('address'), city: value('city'), zipCode: value('zipCode') };
 }
 

@@ -112,7 +112,7 @@ export async function startServices(): Promise<Services> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const output = track(child);
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const databaseUrl = (await lines.next()).value as string | undefined;
   const redisUrl = (await lines.next()).value as string | undefined;
   if (!databaseUrl || !redisUrl) throw new Error(`MariaDB and Redis did not start:\n${output()}`);
@@ -120,7 +120,7 @@ export async function startServices(): Promise<Services> {
     databaseUrl,
     redisUrl,
     stop: async () => {
-      child.stdin!.end('\n');
+      child.stdin.end('\n');
       await exitOf(child);
     },
   };

@@ -8,10 +8,10 @@ const config = loadConfig();
 const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
 try {
   if (process.argv[2] === 'rollback') {
-    const [batch, names] = await db.migrate.rollback();
+    const [batch, names] = (await db.migrate.rollback()) as [number, string[]];
     console.log(names.length ? `Rolled back batch ${batch}: ${names.join(', ')}` : 'Nothing to roll back.');
   } else {
-    const [batch, names] = await db.migrate.latest();
+    const [batch, names] = (await db.migrate.latest()) as [number, string[]];
     console.log(names.length ? `Applied batch ${batch}: ${names.join(', ')}` : 'Already up to date.');
   }
 } finally {

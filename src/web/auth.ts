@@ -5,11 +5,11 @@ import { Unauthorized } from './errors.ts';
 
 /** A fresh session id at sign-in, so a cookie from before it is useless after it. */
 export function regenerateSession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => req.session.regenerate((err?: Error) => (err ? reject(err) : resolve())));
 }
 
 export function destroySession(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => req.session.destroy((err?: Error) => (err ? reject(err) : resolve())));
 }
 
 /** JSON routes for signed-in customers: 401 otherwise. */

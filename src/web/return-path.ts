@@ -10,6 +10,7 @@ export function localPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_LENGTH) return undefined;
   if (!value.startsWith('/') || value.startsWith('//')) return undefined;
   // Browsers read '\' as '/' and drop tabs and newlines from URLs: '/\host' and '/\t/host' are hosts.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (/[\\\s\u0000-\u001f\u007f]/.test(value)) return undefined;
   const url = new URL(value, BASE);
   return url.origin === BASE ? value : undefined;

@@ -18,7 +18,7 @@ export function sessionReader({ store, secret, cookieName }: { store: Store; sec
     const sid = sessionId(req.headers.cookie, marker, secret);
     if (!sid) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      store.get(sid, (err, session) => (err ? reject(err as Error) : resolve((session ?? undefined) as StoredSession | undefined)));
+      store.get(sid, (err: Error | null, session) => (err ? reject(err) : resolve(session ?? undefined)));
     });
   };
 }

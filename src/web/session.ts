@@ -84,8 +84,9 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
     ping: async () => {
       await db('sessions').select('sid').limit(1);
     },
-    close: async () => {
+    close: () => {
       clearTimeout((knexStore as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
+      return Promise.resolve();
     },
   };
 }

@@ -42,10 +42,16 @@ function precompressedStatic(root: string, variantsRoot: string, options: ServeS
   const packed = express.static(variantsRoot, options);
   return (req, res, next) => {
     const offered = req.method === 'GET' || req.method === 'HEAD' ? variants.get(req.path) : undefined;
-    if (!offered) return plain(req, res, next);
+    if (!offered) {
+      plain(req, res, next);
+      return;
+    }
     res.vary('Accept-Encoding');
     const encoding = chooseEncoding(req, offered);
-    if (!encoding) return plain(req, res, next);
+    if (!encoding) {
+      plain(req, res, next);
+      return;
+    }
     const url = req.url;
     res.setHeader('Content-Encoding', encoding);
     // The original's type: serve-static would name the .br file's.

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { createHash } from 'node:crypto';
 import { RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { isMySql, type Db } from '../db.ts';
@@ -85,7 +86,7 @@ function storeKey(key: string): string {
 }
 
 function databaseName(db: Db): string {
-  const connection = db.client.config.connection as { database?: string };
+  const connection = (db.client as Knex.Client).config.connection as { database?: string };
   if (!connection.database) throw new Error('DATABASE_URL names no database');
   return connection.database;
 }

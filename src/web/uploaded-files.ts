@@ -7,5 +7,8 @@ const STORED_NAME = /^\/[0-9a-f]{32}-\d{1,4}\.webp$/;
 /** The files of an uploads folder shared by every process: finished covers only, never a half-written one. */
 export function uploadedFiles(dir: string): RequestHandler {
   const files = express.static(dir, { immutable: true, maxAge: '1y', index: false, dotfiles: 'deny' });
-  return (req, res, next) => (STORED_NAME.test(req.path) ? files(req, res, next) : next());
+  return (req, res, next) => {
+    if (STORED_NAME.test(req.path)) files(req, res, next);
+    else next();
+  };
 }

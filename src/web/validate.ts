@@ -10,3 +10,11 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T
   if (result.success) return result.data;
   throw new BadRequest(result.error.issues[0]?.message ?? 'Invalid request');
 }
+
+/**
+ * The fields of a submitted form or JSON object, before parsing: what a page echoes back
+ * into the form it shows again. Each value is unknown until a schema says otherwise.
+ */
+export function bodyFields(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}

@@ -9,9 +9,9 @@ export function useEta(app: Express, { cache }: { cache: boolean }): Eta {
   const eta = new Eta({ views: VIEWS_DIR, cache, autoTrim: false });
   app.engine('eta', (filePath, data, done) => {
     try {
-      done(null, eta.render(path.relative(VIEWS_DIR, filePath), data as object));
+      done(null, eta.render(path.relative(VIEWS_DIR, filePath), data));
     } catch (err) {
-      done(err as Error);
+      done(err);
     }
   });
   app.set('view engine', 'eta');

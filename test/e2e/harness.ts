@@ -89,8 +89,8 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
     log = (log + chunk.toString('utf8')).slice(-20_000);
     if (process.env.E2E_VERBOSE) process.stderr.write(`[shop] ${chunk.toString('utf8')}`);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -110,7 +110,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
     child.kill('SIGKILL');
     await exited;
     await cleanUp();
-    throw new Error(`${(err as Error).message}\n--- server output ---\n${log || '(none)'}`);
+    throw new Error(`${(err as Error).message}\n--- server output ---\n${log || '(none)'}`, { cause: err });
   }
 
   // A server that goes away before stop() is a failure in itself (a crash, or someone killed it).
@@ -332,7 +332,7 @@ export interface BuiltAssets {
   /** URL path of the one script every page loads (islands/main.ts), e.g. /assets/main-abc.js. */
   entryScript: string;
   /** URL path of an island's lazily imported chunk, by its source path (islands/cart-drawer/mount.tsx). */
-  chunk(source: string): string;
+  chunk: (source: string) => string;
 }
 
 /** Reads the Vite manifest that `npm run build` wrote to dist/.vite/manifest.json. */

@@ -37,7 +37,7 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
     updatedAt: fixture.createdAt ?? new Date(),
   });
   const orderId = typeof id === 'object' ? Number((id as { id: number }).id) : Number(id);
-  const book = (await db('books').first('id')) as { id: number };
+  const book: { id: number } = await db('books').first('id');
   for (const line of fixture.lines ?? [{ title: 'The Lantern in the Wood', quantity: 1 }]) {
     await db('orderItems').insert({ orderId, bookId: line.bookId ?? book.id, title: line.title, quantity: line.quantity, price: line.price ?? '12.99' });
   }

@@ -38,7 +38,7 @@ export const within = (o: Made, fromDay: string, toDay: string) => {
 /** Makes the orders and refunds; returns every order made, as the tests expect to see it. */
 export async function makeSales(shop: TestShop): Promise<Made[]> {
   const made: Made[] = [];
-  const books = ((await shop.db('books').orderBy('id').select('id')) as { id: number }[]).map((b) => b.id);
+  const books = (await shop.db('books').orderBy('id').select<{ id: number }[]>('id')).map((b) => b.id);
 
   async function order(fields: Omit<Made, 'id' | 'email'> & { shipping?: string; refunded?: string; email?: string }): Promise<Made> {
     const customer = await insertCustomer(shop.db, fields.email ? { email: fields.email } : {});

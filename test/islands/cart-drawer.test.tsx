@@ -19,7 +19,7 @@ beforeEach(() => {
   hold = undefined;
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, url, body });
     if (url === '/api/session') return Response.json({ csrfToken: 't' });
     if (method !== 'GET' && hold) await hold;

@@ -262,7 +262,7 @@ interface Shot {
   who: 'visitor' | 'customer';
   method: Route['method'];
   path: string;
-  token: 'right' | 'none' | string;
+  token: string; // 'right', 'none', or the exact token to send
   type?: string;
   text?: string;
   headers?: Record<string, string>;

@@ -107,9 +107,9 @@ describe('catalogue pages for a visitor with a session', () => {
     await buyer.send('post', '/api/cart', { bookId: 1, quantity: 1 });
     const sid = decodeURIComponent(/shop\.sid=s%3A([^.;]+)/.exec(cookieOf(buyer.agent))![1]!);
     const store = shop.sessions.store;
-    const stored = await new Promise<Record<string, unknown> & { cookie: { expires: string } }>((resolve, reject) => store.get(sid, (err, data) => (err ? reject(err) : resolve(data as never))));
+    const stored = await new Promise<Record<string, unknown> & { cookie: { expires: string } }>((resolve, reject) => store.get(sid, (err: Error | null, data) => (err ? reject(err) : resolve(data as never))));
     stored.cookie.expires = new Date(Date.now() + 86_400_000).toISOString();
-    await new Promise<void>((resolve, reject) => store.set(sid, stored as never, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => store.set(sid, stored as never, (err?: Error) => (err ? reject(err) : resolve())));
     const page = await sessionPage(buyer, '/books');
     expect(String(page.headers['set-cookie'])).toContain('shop.sid=');
     expect(badge(page.text)).toBe('1');

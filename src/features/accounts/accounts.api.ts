@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { clientAddress, requireUser } from '../../web/auth.ts';
 import { Unauthorized } from '../../web/errors.ts';
-import { parse } from '../../web/validate.ts';
+import { bodyFields, parse } from '../../web/validate.ts';
 import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
@@ -31,7 +31,7 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
     const input = parse(loginInput, req.body);
     const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input, client: clientAddress(req) });
     await startUserSession(req, { userId: user.id, sessionVersion }, carts);
-    const next = localPath(req.body?.next);
+    const next = localPath(bodyFields(req.body).next);
     res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : (next ?? '/dashboard'), csrfToken: csrfToken(req) });
   });
 

@@ -10,6 +10,7 @@ import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from 
 import type { AccountsService, SessionUser } from './accounts.service.ts';
 import { endUserSession, startUserSession } from './sign-in.ts';
 import { TWO_FACTOR_PATH } from '../admin/operator-access.ts';
+import { bodyFields } from '../../web/validate.ts';
 
 // GET  /login                       Sign In and Create Account tabs; ?next=/path to come back to
 // POST /login, /signup              the two forms (sign-in honours next)
@@ -32,8 +33,9 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/login', async (req, res) => {
     const input = loginInput.safeParse(req.body);
-    const next = localPath(req.body?.next);
-    if (!input.success) return renderLogin(res.status(400), 'signin', { email: req.body?.email, next }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
+    const body = bodyFields(req.body);
+    const next = localPath(body.next);
+    if (!input.success) return renderLogin(res.status(400), 'signin', { email: body.email, next }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
     const credentials = input.data;
     await withFormErrors(
       async () => {
@@ -50,7 +52,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   });
 
   router.post('/signup', async (req, res) => {
-    const values = { email: req.body?.email, firstName: req.body?.firstName, lastName: req.body?.lastName };
+    const body = bodyFields(req.body);
+    const values = { email: body.email, firstName: body.firstName, lastName: body.lastName };
     const input = signupInput.safeParse(req.body);
     if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
     const account = input.data;
@@ -89,7 +92,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   });
 
   router.post('/reset-password/:token', async (req, res) => {
-    const input = passwordChangeInput.safeParse({ newPassword: req.body?.newPassword, confirmPassword: req.body?.confirmPassword ?? '' });
+    const input = passwordChangeInput.safeParse({ newPassword: bodyFields(req.body).newPassword, confirmPassword: bodyFields(req.body).confirmPassword ?? '' });
     const render = (status: number, text: string) =>
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
@@ -112,7 +115,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/change-password', async (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
-    const input = passwordChangeInput.safeParse({ newPassword: req.body?.newPassword, confirmPassword: req.body?.confirmPassword ?? '' });
+    const input = passwordChangeInput.safeParse({ newPassword: bodyFields(req.body).newPassword, confirmPassword: bodyFields(req.body).confirmPassword ?? '' });
     const render = (status: number, text: string) =>
       res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
     if (!input.success) return render(400, firstMessage(input.error));
@@ -145,7 +148,7 @@ function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<str
     tab,
     values,
     error: error?.text,
-    flash: error ? { ...error, variant: 'error' } : res.locals.flash,
+    flash: error ? { ...error, variant: 'error' } : (res.locals.flash as unknown),
     minLength: MIN_PASSWORD_LENGTH,
   });
 }

@@ -5,6 +5,7 @@ import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
+import { bodyFields } from '../../web/validate.ts';
 
 const TABS = ['profile', 'orders', 'settings'] as const;
 type Tab = (typeof TABS)[number];
@@ -32,7 +33,7 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
   });
 
   router.post('/dashboard/password', async (req, res) => {
-    const input = passwordChangeInput.safeParse({ ...req.body, currentPassword: req.body?.currentPassword ?? '' });
+    const input = passwordChangeInput.safeParse({ ...bodyFields(req.body), currentPassword: bodyFields(req.body).currentPassword ?? '' });
     const failed = (status: number, text: string) => renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
     if (!input.success) return failed(400, input.error.issues[0]!.message);
     const change = input.data;
@@ -60,7 +61,7 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
       minLength: MIN_PASSWORD_LENGTH,
       values: {},
       ...extra,
-      ...(extra.flash ? { flash: { ...(extra.flash as object), variant: 'error' } } : {}),
+      ...(extra.flash ? { flash: { ...(extra.flash), variant: 'error' } } : {}),
     });
   }
 

@@ -48,12 +48,12 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
      * Always the same answer, in the same time: whether the account exists is looked up only
      * after the answer has gone.
      */
-    async requestReset({ email, client }: { email: string; client: string }): Promise<void> {
+    requestReset: async ({ email, client }: { email: string; client: string }): Promise<void> => {
       if (!(await limiters.resetByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManyAttempts);
       later.run(() => mailLink(email));
     },
 
-    async isResetLinkValid(secret: string): Promise<boolean> {
+    isResetLinkValid: async (secret: string): Promise<boolean> => {
       const token = await AccountToken.query(db).findOne({ purpose: 'reset-link', tokenHash: secretHash(secret) });
       return Boolean(token && !token.usedAt && toDate(token.expiresAt) > new Date());
     },

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError, NotFound } from '../../web/errors.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
-import { parse } from '../../web/validate.ts';
+import { bodyFields, parse } from '../../web/validate.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { bookForm, bookListQuery, fieldErrors, stockInput, type BookField } from './books.schemas.ts';
 import { STATUS_LABELS, type BookAdmin } from './books.service.ts';
@@ -47,7 +47,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
 
   router.post('/admin/books', async (req, res) => {
     const parsed = bookForm.safeParse(req.body ?? {});
-    if (!parsed.success) return renderForm(res.status(400), { values: req.body ?? {}, errors: fieldErrors(parsed.error) });
+    if (!parsed.success) return renderForm(res.status(400), { values: bodyFields(req.body), errors: fieldErrors(parsed.error) });
     const input = parsed.data;
     await withFormErrors(
       async () => {
@@ -55,7 +55,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
         req.session.flash = { title: 'Book added', text: `"${input.title}" is in the catalogue.`, variant: 'success' };
         res.redirect(303, `/admin/books/${id}/edit`);
       },
-      (err) => refused(res, err, { values: req.body }),
+      (err) => refused(res, err, { values: bodyFields(req.body) }),
     );
   });
 
@@ -67,7 +67,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
   router.post('/admin/books/:id', async (req, res) => {
     const book = await books.find(idOf(req));
     const parsed = bookForm.safeParse(req.body ?? {});
-    if (!parsed.success) return renderForm(res.status(400), { book, values: req.body ?? {}, errors: fieldErrors(parsed.error) });
+    if (!parsed.success) return renderForm(res.status(400), { book, values: bodyFields(req.body), errors: fieldErrors(parsed.error) });
     const input = parsed.data;
     await withFormErrors(
       async () => {
@@ -75,7 +75,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
         req.session.flash = { title: 'Book saved', text: `"${input.title}" is saved.`, variant: 'success' };
         res.redirect(303, `/admin/books/${book.id}/edit`);
       },
-      (err) => refused(res, err, { book, values: req.body }),
+      (err) => refused(res, err, { book, values: bodyFields(req.body) }),
     );
   });
 
@@ -135,6 +135,7 @@ function displayValues(values: Record<string, unknown>): Record<string, string> 
   const shown: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a form value is a string, a number or a repeated field's strings
     shown[key] = key === 'price' && typeof value === 'number' ? (value / 100).toFixed(2) : String(value);
   }
   return shown;
@@ -142,7 +143,8 @@ function displayValues(values: Record<string, unknown>): Record<string, string> 
 
 /** Back to the list page the inline form was on (only a path under /admin/books). */
 function returnTo(req: Request): string {
-  const back = typeof req.body?.back === 'string' ? req.body.back : '';
+  const { back: asked } = bodyFields(req.body);
+  const back = typeof asked === 'string' ? asked : '';
   return /^\/admin\/books(\?[\w=&%-]*)?$/.test(back) ? back : '/admin/books';
 }
 

@@ -39,7 +39,7 @@ export function createExports(db: Db) {
           .orderBy('orders.id')
           .limit(BATCH)) as Array<Record<string, unknown>>;
         if (!orders.length) return;
-        const users = (await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId as number))]).select('id', 'email')) as Array<{ id: number; email: string }>;
+        const users: Array<{ id: number; email: string }> = await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId as number))]).select('id', 'email');
         const emails = new Map(users.map((u) => [Number(u.id), u.email]));
         const items = (await db('orderItems')
           .whereIn('orderId', orders.map((o) => o.id as number))

@@ -35,9 +35,9 @@ export function createNumbers(db: Db) {
       const kept = () => db('orders').whereIn('orders.status', KEPT_STATUSES).modify(onDays(db, 'orders.createdAt', first, last));
 
       const day = dayOf(db, 'orders.createdAt');
-      const perDay = (await kept()
+      const perDay: Array<{ day: string; orders: unknown; revenue: unknown }> = await kept()
         .select(db.raw(`${day} as day`), db.raw('COUNT(*) as orders'), db.raw(`${centsSum(db, 'orders.totalAmount')} as revenue`))
-        .groupByRaw(day)) as Array<{ day: string; orders: unknown; revenue: unknown }>;
+        .groupByRaw(day);
 
       const sellers = (await kept()
         .join('orderItems', 'orderItems.orderId', 'orders.id')
@@ -46,10 +46,10 @@ export function createNumbers(db: Db) {
         .orderBy([{ column: 'copies', order: 'desc' }, { column: 'title', order: 'asc' }])
         .limit(BEST_SELLERS)) as Array<{ title: string; copies: unknown; revenue: unknown }>;
 
-      const refunded = (await db('refunds')
+      const refunded: { count: unknown; amount: unknown } = await db('refunds')
         .where('refunds.status', 'succeeded')
         .modify(onDays(db, 'refunds.settledAt', first, last))
-        .first(db.raw('COUNT(*) as count'), db.raw(`${centsSum(db, 'refunds.amount')} as amount`))) as { count: unknown; amount: unknown };
+        .first(db.raw('COUNT(*) as count'), db.raw(`${centsSum(db, 'refunds.amount')} as amount`));
 
       const filled = fillDays(days, perDay.map((r) => ({ day: r.day, orders: int(r.orders), revenue: int(r.revenue) })));
       const orders = filled.reduce((n, d) => n + d.orders, 0);

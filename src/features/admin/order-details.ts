@@ -7,7 +7,7 @@ import { NotFound } from '../../web/errors.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { toOrderDto } from '../orders/order.dto.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
-import { orderTimeline } from './order-timeline.ts';
+import { orderTimeline, type TimelineSources } from './order-timeline.ts';
 
 // What the operator's order page shows, read in one place. The provider is asked for the
 // payment's status with a short timeout: a slow or failing provider must not hold the page.
@@ -40,7 +40,7 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
       const [customer, refunds, emails, audit, paymentStatus] = await Promise.all([
         User.query(db).findById(order.userId),
         Refund.query(db).where({ orderId }).orderBy('id'),
-        db('outbox').where({ orderId }).select('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
+        db('outbox').where({ orderId }).select<TimelineSources['emails']>('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
         db('auditLog').leftJoin('users', 'users.id', 'auditLog.actorId').where('auditLog.orderId', orderId)
           .select('auditLog.id', 'auditLog.action', 'auditLog.afterJson', 'auditLog.createdAt', 'users.firstName', 'users.lastName', 'users.email'),
         providerStatus(order.stripePaymentIntentId),

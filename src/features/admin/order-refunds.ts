@@ -82,7 +82,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       const refunded = toCents(current.refundedAmount) + toCents(refund.amount);
       const canceledAt = new Date();
       await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: toDecimal(refunded) });
-      const items = await trx('orderItems').where({ orderId });
+      const items = await trx('orderItems').where({ orderId }).select<Array<{ bookId: number; quantity: number | string }>>('bookId', 'quantity');
       for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
       if (items.length > 0) await bumpCatalogueVersion(trx);
       await writeAudit(trx, {

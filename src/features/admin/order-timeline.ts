@@ -54,7 +54,7 @@ function describe(action: string, after: After): { title: string; detail: string
   const refund = after.refund;
   switch (action) {
     case 'shipped':
-      return { title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`, detail: after.estimatedDelivery ? `Estimated delivery ${longDate(String(after.estimatedDelivery).slice(0, 10))}` : null };
+      return { title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`, detail: typeof after.estimatedDelivery === 'string' && after.estimatedDelivery ? `Estimated delivery ${longDate(after.estimatedDelivery.slice(0, 10))}` : null };
     case 'delivered':
       return { title: 'Marked delivered', detail: null };
     case 'canceled':

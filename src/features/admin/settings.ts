@@ -10,7 +10,7 @@ type Trx = Knex | Knex.Transaction;
 
 /** A book with this many copies left to sell, or fewer, is listed on the low-stock view. */
 export async function lowStockThreshold(db: Trx): Promise<number> {
-  const row = (await db('settings').where({ key: LOW_STOCK_KEY }).first('value')) as { value: string } | undefined;
+  const row: { value: string } | undefined = await db('settings').where({ key: LOW_STOCK_KEY }).first('value');
   const value = Number(row?.value);
   return Number.isInteger(value) && value >= 0 ? value : DEFAULT_LOW_STOCK_THRESHOLD;
 }

@@ -121,8 +121,7 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
   /** An operator who can sign in with a second factor; an unreachable database counts as none. */
   async function hasEnrolledOperator(): Promise<boolean> {
     try {
-      const row = await bounded(() => db('users').where({ role: 'operator' }).whereNotNull('totpEnrolledAt').first('id'));
-      return Boolean(row);
+      return Boolean(await bounded(() => db('users').where({ role: 'operator' }).whereNotNull('totpEnrolledAt').first('id')));
     } catch {
       return false;
     }

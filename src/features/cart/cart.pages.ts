@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
-import { parse } from '../../web/validate.ts';
+import { bodyFields, parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
 import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath, lineLimit } from './cart.rules.ts';
@@ -32,7 +32,7 @@ export function cartPages(carts: CartService): Router {
   });
 
   router.post('/cart', async (req, res) => {
-    const book = bookId.safeParse(req.body?.bookId);
+    const book = bookId.safeParse(bodyFields(req.body).bookId);
     await respond(req, res, book.success ? `/books/${book.data}` : '/books', async () => {
       const input = parse(addToCart, req.body);
       const change = await carts.addItem(cartOwner(req), input.bookId, input.quantity);

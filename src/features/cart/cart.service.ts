@@ -51,11 +51,11 @@ export function createCartService(db: Db) {
   async function itemsOf(trx: Trx, cartId: number | undefined): Promise<CartItemDto[]> {
     if (!cartId) return [];
     // A plain join: objection's graph join costs more than the query on the cart's busiest path.
-    const rows = (await trx('cart_items')
+    const rows = await trx('cart_items')
       .join('books', 'books.id', 'cart_items.book_id')
       .where('cart_items.cart_id', cartId)
       .orderBy('cart_items.id')
-      .select('books.*', 'cart_items.id as lineId', 'cart_items.quantity as lineQuantity')) as Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>;
+      .select<Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>>('books.*', 'cart_items.id as lineId', 'cart_items.quantity as lineQuantity');
     return rows.map(({ lineId, lineQuantity, ...book }) => {
       const row = Book.fromDatabaseJson(book);
       return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toBookDto(row) };
@@ -127,7 +127,7 @@ export function createCartService(db: Db) {
     async withdrawnTitle(owner: CartOwner): Promise<string | undefined> {
       const cartId = await findCartId(db, owner);
       if (!cartId) return undefined;
-      const row = (await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title')) as { title: string } | undefined;
+      const row: { title: string } | undefined = await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title');
       return row?.title;
     },
 

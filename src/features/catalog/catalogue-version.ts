@@ -24,7 +24,7 @@ export async function bumpCatalogueVersion(trx: Trx): Promise<void> {
 }
 
 export async function readCatalogueVersion(db: Trx): Promise<number> {
-  const row = (await db('catalogueVersion').where({ id: 1 }).first('version')) as { version: number | string } | undefined;
+  const row: { version: number | string } | undefined = await db('catalogueVersion').where({ id: 1 }).first('version');
   return Number(row?.version ?? 0);
 }
 

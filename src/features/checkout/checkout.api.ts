@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { clientAddress, requireUser } from '../../web/auth.ts';
-import { parse } from '../../web/validate.ts';
+import { bodyFields, parse } from '../../web/validate.ts';
 import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
 import { signupInput } from '../accounts/accounts.schemas.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
@@ -37,7 +37,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
 
   router.post('/create-user-and-customer', async (req, res) => {
     const account = parse(signupInput, req.body);
-    parse(shippingInfo, req.body?.shippingInfo);
+    parse(shippingInfo, bodyFields(req.body).shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
     const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
     await startUserSession(req, { userId: user.id, sessionVersion }, carts);

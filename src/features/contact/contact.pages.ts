@@ -4,6 +4,7 @@ import { isClientError } from '../../web/errors.ts';
 import { isServiceUnavailable, RETRY_AFTER_SECONDS } from '../../web/unavailable.ts';
 import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
+import { bodyFields } from '../../web/validate.ts';
 
 // GET  /contact   the form
 // POST /contact   plain-HTML submission: saved, then back to the form with a toast;
@@ -22,7 +23,7 @@ export function contactPages(contact: ContactService): Router {
       const problem = text === CONTACT_MESSAGES.badEmail.text ? CONTACT_MESSAGES.badEmail : CONTACT_MESSAGES.incomplete;
       res.status(400).render('contact/form', {
         title: 'Contact',
-        values: req.body ?? {},
+        values: bodyFields(req.body),
         flash: { ...problem, variant: 'error' },
       });
       return;
@@ -31,7 +32,7 @@ export function contactPages(contact: ContactService): Router {
       await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
     } catch (err) {
       if (isClientError(err)) {
-        res.status(err.status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
+        res.status(err.status).render('contact/form', { title: 'Contact', values: bodyFields(req.body), flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
         return;
       }
       // The parent's words are still in the request: give them back with the form rather than
@@ -39,7 +40,7 @@ export function contactPages(contact: ContactService): Router {
       const status = isServiceUnavailable(err) ? 503 : 500;
       req.log.error({ err }, 'contact message not saved');
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.status(status).render('contact/form', { title: 'Contact', values: req.body, flash: { ...CONTACT_MESSAGES.failed, variant: 'error' } });
+      res.status(status).render('contact/form', { title: 'Contact', values: bodyFields(req.body), flash: { ...CONTACT_MESSAGES.failed, variant: 'error' } });
       return;
     }
     req.session.flash = {

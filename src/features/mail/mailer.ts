@@ -122,8 +122,8 @@ export function createMailer(deps: {
     const seen = new Set<number>();
     for (;;) {
       const now = new Date();
-      const rows: OutboxRow[] = await db('outbox')
-        .select('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt')
+      const rows = await db('outbox')
+        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt')
         .whereNull('sentAt')
         .where('nextAttemptAt', '<=', now)
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])
@@ -196,7 +196,7 @@ export function createMailer(deps: {
         createdAt: now,
       };
       if (request.dedupeKey !== undefined) {
-        const existing = await trx('outbox').first('id').where({ dedupeKey: request.dedupeKey });
+        const existing = await trx('outbox').first<{ id: number } | undefined>('id').where({ dedupeKey: request.dedupeKey });
         if (existing) return;
       }
       try {

@@ -72,6 +72,16 @@ interface IntentRow {
 
 const INTENTS = 'sandbox_payment_intents';
 const CUSTOMERS = 'sandbox_customers';
+interface CustomerRow {
+  id: string;
+  email: string;
+  name: string;
+}
+interface RefundRow {
+  id: string;
+  paymentIntentId: string;
+  amountCents: number | string;
+}
 const REFUNDS = 'sandbox_refunds';
 
 export function createSandboxProvider(db: Db): SandboxProvider {
@@ -112,7 +122,7 @@ export function createSandboxProvider(db: Db): SandboxProvider {
     publishableKey: null,
 
     async createCustomer({ email, name, idempotencyKey }) {
-      const existing = await db(CUSTOMERS).where({ idempotencyKey }).first();
+      const existing = (await db(CUSTOMERS).where({ idempotencyKey }).first()) as CustomerRow | undefined;
       if (existing) return sameCustomer(existing, email, name, idempotencyKey);
       const id = newId('cus_sbx_');
       try {
@@ -120,7 +130,7 @@ export function createSandboxProvider(db: Db): SandboxProvider {
         return { id };
       } catch (err) {
         // A concurrent retry with the same key won the insert: answer with its customer.
-        const winner = await db(CUSTOMERS).where({ idempotencyKey }).first();
+        const winner = (await db(CUSTOMERS).where({ idempotencyKey }).first()) as CustomerRow | undefined;
         if (winner) return sameCustomer(winner, email, name, idempotencyKey);
         throw err;
       }
@@ -171,11 +181,11 @@ export function createSandboxProvider(db: Db): SandboxProvider {
         const query = trx(INTENTS).where({ id: paymentIntentId });
         if (isMySql(db)) query.forUpdate();
         const intent = (await query.first()) as IntentRow | undefined;
-        const existing = await trx(REFUNDS).where({ idempotencyKey }).first();
+        const existing = (await trx(REFUNDS).where({ idempotencyKey }).first()) as RefundRow | undefined;
         if (existing) {
           const sameAmount = amountCents === undefined || Number(existing.amountCents) === amountCents;
           if (existing.paymentIntentId !== paymentIntentId || !sameAmount) throw idempotencyMismatch(idempotencyKey);
-          return { id: existing.id as string };
+          return { id: existing.id };
         }
         if (!intent) throw new PaymentError(`No such payment_intent: '${paymentIntentId}'`, 404);
         if (intent.status !== 'succeeded') {
@@ -282,7 +292,7 @@ function checkAmount(amountCents: number): void {
   if (amountCents < 50) throw new PaymentError('Amount must be at least $0.50 usd', 400);
 }
 
-function sameCustomer(row: { id: string; email: string; name: string }, email: string, name: string, key: string) {
+function sameCustomer(row: CustomerRow, email: string, name: string, key: string) {
   if (row.email !== email || row.name !== name) throw idempotencyMismatch(key);
   return { id: row.id };
 }

@@ -75,7 +75,7 @@ describe('/login', () => {
   it('goes to /failedlogin after the fifth wrong password', async () => {
     const { parent } = await signedUp();
     const agent = shop.browser();
-    let res;
+    let res: supertest.Response | undefined;
     for (let i = 0; i < 5; i++) res = await submit(agent, '/login', '/login', { email: parent.email, password: 'wrong-again' });
     expect(res!.status).toBe(303);
     expect(res!.headers.location).toBe('/failedlogin');

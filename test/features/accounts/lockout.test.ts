@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type supertest from 'supertest';
 import { ApiBrowser, newParent, type Parent } from '../../helpers/accounts.ts';
 import { buildTestShop, flushMail, type TestShop } from '../../helpers/app.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
@@ -22,7 +23,7 @@ function browserFrom(ip = `10.0.0.${++address}`) {
   const send = b.send.bind(b);
   b.send = (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip)) as typeof original;
+    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });
@@ -103,7 +104,7 @@ describe('lockout after failed sign-ins', () => {
 
   it('answers an unknown email exactly like a known one, and mails nothing', async () => {
     const email = 'nobody-here@example.com';
-    let last;
+    let last: supertest.Response | undefined;
     for (let i = 0; i < 5; i++) last = await browserFrom().signIn(email, 'wrong');
     expect(last!.body).toEqual({ message: 'REDIRECT_TO_FAILED_LOGIN', redirectUrl: '/failedlogin' });
     await flushMail(shop);
@@ -119,7 +120,7 @@ describe('lockout after failed sign-ins', () => {
       if (res.status === 429) refused++;
     }
     expect(refused).toBeGreaterThan(0);
-    expect((await browserFrom(ip).signIn(victims[0]!.email, victims[0]!.password)).status).toBe(429);
+    expect((await browserFrom(ip).signIn(victims[0].email, victims[0].password)).status).toBe(429);
     // From elsewhere the parents still sign in with their own passwords.
     for (const v of victims) expect((await browserFrom().signIn(v.email, v.password)).status).toBe(200);
   });

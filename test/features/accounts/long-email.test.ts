@@ -33,7 +33,7 @@ function browser() {
   const send = b.send.bind(b);
   b.send = (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip)) as typeof original;
+    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });

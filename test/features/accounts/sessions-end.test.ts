@@ -24,7 +24,7 @@ function browser(): ApiBrowser {
   const send = b.send.bind(b);
   b.send = async (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip)) as typeof original;
+    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });

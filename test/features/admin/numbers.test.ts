@@ -31,7 +31,7 @@ function figures(html: string) {
   };
   const revenueBars = chart('revenue');
   const orderBars = chart('orders');
-  const bars = revenueBars.map((b, i) => ({ day: b.day, cents: b.value, orders: orderBars[i]?.day === b.day ? orderBars[i]!.value : NaN }));
+  const bars = revenueBars.map((b, i) => ({ day: b.day, cents: b.value, orders: orderBars[i]?.day === b.day ? orderBars[i].value : NaN }));
   const rows = [...html.matchAll(/<tr data-day="([\d-]+)"><th scope="row"><time datetime="[\d-]+">[^<]+<\/time><\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
   const card = (name: string) => new RegExp(`data-figure="${name}">([^<]+)<`).exec(html)?.[1];
   return { bars, rows, revenue: card('revenue'), orders: card('orders'), average: card('average'), refunds: card('refunds') };

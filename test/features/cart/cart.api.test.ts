@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type supertest from 'supertest';
 import { Book } from '../../../src/models/Book.ts';
 import { buildTestShop, csrfTokenFor, type TestShop } from '../../helpers/app.ts';
 
@@ -135,7 +134,7 @@ describe('the cart API', () => {
     await send('post', '/api/cart', { bookId: 1, quantity: 2 }).expect(201);
     const cookie = String((await agent.get('/api/session')).request.cookies ?? '');
     shop = await shop.restart();
-    const res = await (shop.browser() as supertest.Agent).get('/api/cart').set('cookie', cookie).expect(200);
+    const res = await (shop.browser()).get('/api/cart').set('cookie', cookie).expect(200);
     expect(res.body).toMatchObject([{ bookId: 1, quantity: 2 }]);
   });
 });

@@ -23,6 +23,18 @@ describe('GET /api/books', () => {
     const res = await shop.browser().get('/api/books?exclude=1&limit=3&random=true').expect(200);
     expect(res.body).toHaveLength(3);
     expect(res.body.map((b: { id: number }) => b.id)).not.toContain(1);
+
+    // Shuffled: the whole catalogue asked for twenty times comes back in more than one order
+    // (the same order every time by chance is about one in 15!^19), each time the same books.
+    const catalogue = (await shop.browser().get('/api/books').expect(200)).body.map((b: { id: number }) => b.id) as number[];
+    expect(catalogue.length).toBeGreaterThan(2);
+    const orders = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const ids = (await shop.browser().get('/api/books?random=true&limit=100').expect(200)).body.map((b: { id: number }) => b.id) as number[];
+      expect([...ids].sort((a, b) => a - b)).toEqual([...catalogue].sort((a, b) => a - b));
+      orders.add(ids.join(','));
+    }
+    expect(orders.size).toBeGreaterThan(1);
   });
 
   it.each([

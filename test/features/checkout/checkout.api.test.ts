@@ -215,7 +215,7 @@ describe('stock', () => {
     expect(statuses).toEqual([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
     expect(loser.body.message).toMatch(/has just sold out/);
-    const winner = results[0]!.status === 200 ? a : b;
+    const winner = results[0].status === 200 ? a : b;
     await winner.confirm(CARDS.success);
     expect((await winner.complete()).status).toBe(200);
     expect(await stockOf(shop, BOOK)).toBe(0);

@@ -40,6 +40,10 @@ describe('tax by the state of the ZIP code', () => {
   });
 
   it('taxes the subtotal only, rounding half a cent up', () => {
+    // 6.5% of $1.00 is exactly 6.5 cents: up to 7, where truncating or rounding half to even gives 6.
+    expect(taxCents(1_00, null)).toBe(7);
+    expect(taxCents(3_00, null)).toBe(20); // 19.5
+    expect(taxCents(99, null)).toBe(6); // 6.435, under half a cent: down
     expect(taxCents(16_99, 'CA')).toBe(149); // 148.6625
     expect(taxCents(10_00, 'TX')).toBe(82);
     expect(taxCents(1_00, 'NY')).toBe(8); // 8.04

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type supertest from 'supertest';
 import { buildTestShop, csrfTokenFor, flushMail, formToken, type TestShop } from '../../helpers/app.ts';
 
 // The acknowledgement goes to whatever address the form names, so the form must not become a
@@ -64,7 +65,7 @@ describe('contact form limits', () => {
   it('refuses the plain-HTML form the same way, with a readable message on the page', async () => {
     const agent = shop.browser();
     const ip = freshAddress();
-    let last;
+    let last: supertest.Response | undefined;
     for (let i = 0; i <= PER_SESSION; i++) {
       const page = await agent.get('/contact').set('x-forwarded-for', ip);
       last = await agent.post('/contact').set('x-forwarded-for', ip).type('form').send({ ...message(), _csrf: formToken(page.text) });
