@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { toDecimal } from '../../lib/money.ts';
 import { HttpError, NotFound } from '../../web/errors.ts';
 import { parse } from '../../web/validate.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
@@ -128,7 +129,7 @@ function displayValues(values: Record<string, unknown>): Record<string, string> 
   const shown: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;
-    shown[key] = key === 'price' && typeof value === 'number' ? (value / 100).toFixed(2) : String(value);
+    shown[key] = key === 'price' && typeof value === 'number' ? toDecimal(value) : String(value);
   }
   return shown;
 }
