@@ -19,7 +19,7 @@ import { createTestDatabase, usingMySql, type TestDatabase } from '../helpers/da
 let database: TestDatabase;
 let db: Db;
 const WRITTEN = new Date('2026-11-20T09:30:00.000Z');
-const ids: Record<string, number> = {};
+const ids = { user: 0, book: 0, order: 0, item: 0, checkout: 0, refund: 0, token: 0, code: 0, audit: 0, message: 0 };
 
 async function insert(table: string, row: Record<string, unknown>): Promise<number> {
   const [id] = await db(table).insert(row);
