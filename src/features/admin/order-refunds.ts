@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import { toDecimal, type Cents } from '../../lib/money.ts';
 import { Order } from '../../models/Order.ts';
+import { OrderItem } from '../../models/OrderItem.ts';
 import { Refund } from '../../models/Refund.ts';
 import { BadRequest, Conflict, HttpError, NotFound } from '../../web/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -82,8 +83,8 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       const refunded = current.refundedAmount + refund.amount;
       const canceledAt = new Date();
       await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
-      const items = await trx('orderItems').where({ orderId });
-      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
+      const items = await OrderItem.query(trx).where({ orderId });
+      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
       if (items.length > 0) await bumpCatalogueVersion(trx);
       await writeAudit(trx, {
         actorId,
