@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { cartBadgeText } from '../../src/features/cart/badge.ts';
+import { toDecimal } from '../../src/lib/money.ts';
 import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
 import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
 import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
@@ -47,7 +48,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
     );
 
   const items = cart.items ?? [];
-  const total = (cartTotalCents(items) / 100).toFixed(2);
+  const total = toDecimal(cartTotalCents(items));
 
   return (
     <>

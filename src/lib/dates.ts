@@ -12,11 +12,19 @@ export function shortDate(value: Date | string): string {
   return shortUs.format(toDate(value));
 }
 
-/** SQLite hands DATETIME columns back as text, MySQL as Date objects. */
+/**
+ * A database instant as a Date. MySQL hands DATETIME back as a Date; SQLite as text
+ * ("2026-11-21 10:00:00", UTC, when the database wrote it) or epoch milliseconds (when the code did).
+ */
 export function toDate(value: Date | string | number): Date {
   if (value instanceof Date) return value;
   if (typeof value === 'number') return new Date(value);
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
   // "2026-11-21 10:00:00" from SQLite is UTC.
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+/** A DATE column as its calendar day, "2026-11-21": MySQL hands it back as a Date at UTC midnight, SQLite as text. */
+export function toDay(value: Date | string): string {
+  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }

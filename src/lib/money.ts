@@ -12,10 +12,11 @@ export function toCents(value: string | number): Cents {
   return sign ? -cents : cents;
 }
 
-/** "12.99": the API's and the database's form. */
+/** "12.99": the API's and the database's form; the one place cents become text. */
 export function toDecimal(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
+  // A computed fraction of a cent (a rate applied) is rounded half up, never printed.
+  const abs = Math.round(Math.abs(cents));
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
+import type { Cents } from '../lib/money.ts';
 import { BaseModel } from './BaseModel.ts';
 
 export class Book extends BaseModel {
   static override tableName = 'books';
+  static override moneyColumns = ['price'];
+  static override dayColumns = ['publishedOn'];
 
   /** Books a shopper may see and buy: every shopper surface reads through this, never Book.query. */
   static onSale(db: Knex | Knex.Transaction) {
@@ -13,15 +16,15 @@ export class Book extends BaseModel {
   title!: string;
   author!: string;
   description!: string;
-  /** DECIMAL(10,2) as the driver returns it; read it through toCents(). */
-  price!: string | number;
+  price!: Cents;
   imageUrl!: string | null;
   inStock!: number;
   amazonUrl!: string | null;
   amazonKindleUrl!: string | null;
   ageRange!: string;
   pages!: number | null;
-  publishedOn!: Date | string;
+  /** "2026-11-21". */
+  publishedOn!: string;
   /** An uploaded cover's file name stem; null: imageUrl (or the placeholder) is the cover. */
   coverName!: string | null;
   coverWidth!: number | null;

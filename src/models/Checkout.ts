@@ -1,3 +1,4 @@
+import type { Cents } from '../lib/money.ts';
 import { BaseModel } from './BaseModel.ts';
 
 export interface CheckoutLine {
@@ -17,17 +18,19 @@ export const UNSETTLED_STATUSES: CheckoutStatus[] = ['open', 'failed', 'refundin
 /** The quote a payment intent was created for. */
 export class Checkout extends BaseModel {
   static override tableName = 'checkouts';
+  static override moneyColumns = ['subtotal', 'shipping', 'handling', 'tax', 'total'];
+  static override dateColumns = ['createdAt'];
 
   id!: number;
   paymentIntentId!: string;
   userId!: number;
   /** JSON of CheckoutLine[]. */
   lines!: string;
-  subtotal!: string | number;
-  shipping!: string | number;
-  handling!: string | number;
-  tax!: string | number;
-  total!: string | number;
+  subtotal!: Cents;
+  shipping!: Cents;
+  handling!: Cents;
+  tax!: Cents;
+  total!: Cents;
   shippingAddress!: string;
   city!: string;
   state!: string | null;
@@ -35,7 +38,7 @@ export class Checkout extends BaseModel {
   status!: CheckoutStatus;
   soldOutTitle!: string | null;
   clientKey!: string | null;
-  createdAt!: Date | string | number;
+  createdAt!: Date;
 
   parsedLines(): CheckoutLine[] {
     return JSON.parse(this.lines) as CheckoutLine[];

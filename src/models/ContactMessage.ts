@@ -2,6 +2,7 @@ import { BaseModel } from './BaseModel.ts';
 
 export class ContactMessage extends BaseModel {
   static override tableName = 'contact_messages';
+  static override dateColumns = ['createdAt', 'readAt'];
 
   id!: number;
   firstName!: string;
@@ -10,7 +11,7 @@ export class ContactMessage extends BaseModel {
   currentMember!: boolean;
   subject!: string;
   description!: string;
-  createdAt!: Date | string;
+  createdAt!: Date;
   /** When an operator read it in the inbox; null while unread. */
-  readAt!: Date | string | null;
+  readAt!: Date | null;
 }

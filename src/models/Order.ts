@@ -1,31 +1,36 @@
+import type { Cents } from '../lib/money.ts';
 import { BaseModel } from './BaseModel.ts';
 import { OrderItem } from './OrderItem.ts';
 
 export class Order extends BaseModel {
   static override tableName = 'orders';
+  static override moneyColumns = ['subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount'];
+  static override dateColumns = ['shippedAt', 'deliveredAt', 'canceledAt', 'createdAt'];
+  static override dayColumns = ['estimatedDelivery'];
 
   id!: number;
   userId!: number;
   status!: string;
-  subtotal!: string | number;
-  shipping!: string | number;
-  handling!: string | number;
-  tax!: string | number;
-  totalAmount!: string | number;
+  subtotal!: Cents;
+  shipping!: Cents;
+  handling!: Cents;
+  tax!: Cents;
+  totalAmount!: Cents;
   stripePaymentIntentId!: string | null;
   shippingAddress!: string;
   city!: string;
   state!: string | null;
   zipCode!: string;
   trackingNumber!: string | null;
-  estimatedDelivery!: Date | string | null;
+  /** "2026-11-21". */
+  estimatedDelivery!: string | null;
   carrier!: string | null;
-  shippedAt!: Date | string | null;
-  deliveredAt!: Date | string | null;
-  canceledAt!: Date | string | null;
+  shippedAt!: Date | null;
+  deliveredAt!: Date | null;
+  canceledAt!: Date | null;
   /** What has been given back so far; never more than totalAmount. */
-  refundedAmount!: string | number;
-  createdAt!: Date | string;
+  refundedAmount!: Cents;
+  createdAt!: Date;
   items?: OrderItem[];
 
   static override relationMappings = () => ({

@@ -1,15 +1,17 @@
+import type { Cents } from '../lib/money.ts';
 import { BaseModel } from './BaseModel.ts';
 import { Book } from './Book.ts';
 
 export class OrderItem extends BaseModel {
   static override tableName = 'order_items';
+  static override moneyColumns = ['price'];
 
   id!: number;
   orderId!: number;
   bookId!: number;
   title!: string;
   quantity!: number;
-  price!: string | number;
+  price!: Cents;
   book?: Book;
 
   static override relationMappings = () => ({

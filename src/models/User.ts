@@ -4,6 +4,7 @@ export type Role = 'customer' | 'operator';
 
 export class User extends BaseModel {
   static override tableName = 'users';
+  static override dateColumns = ['temporaryPasswordSentAt', 'resetLinkSentAt', 'totpEnrolledAt', 'createdAt'];
 
   id!: number;
   email!: string;
@@ -12,15 +13,15 @@ export class User extends BaseModel {
   lastName!: string;
   role!: Role;
   mustChangePassword!: boolean;
-  temporaryPasswordSentAt!: Date | string | null;
-  resetLinkSentAt!: Date | string | null;
+  temporaryPasswordSentAt!: Date | null;
+  resetLinkSentAt!: Date | null;
   paymentCustomerId!: string | null;
   /** Raised when the password changes or the account is secured: older sessions end. */
   sessionVersion!: number;
   /** An operator's TOTP secret (base32); null until enrolled. */
   totpSecret!: string | null;
-  totpEnrolledAt!: Date | string | null;
+  totpEnrolledAt!: Date | null;
   /** The last TOTP time step accepted: a code works once. */
   totpLastStep!: number | string | null;
-  createdAt!: Date | string;
+  createdAt!: Date;
 }

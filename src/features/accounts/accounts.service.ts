@@ -1,6 +1,5 @@
 import { raw } from 'objection';
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
 import type { Deferred } from '../../lib/deferred.ts';
 import { User } from '../../models/User.ts';
 import { BadRequest, Conflict, TooManyRequests, Unauthorized } from '../../web/errors.ts';
@@ -47,7 +46,7 @@ export function toUserDto(user: User): UserDto {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
-    createdAt: toDate(user.createdAt).toISOString(),
+    createdAt: user.createdAt.toISOString(),
     isAuthenticated: true,
   };
 }

@@ -1,6 +1,5 @@
 import { raw } from 'objection';
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
 import { AccountToken } from '../../models/AccountToken.ts';
 import { User } from '../../models/User.ts';
 import { TooManyRequests, Unauthorized } from '../../web/errors.ts';
@@ -57,7 +56,7 @@ export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mai
   async function useTemporaryPassword(user: User | undefined, password: string): Promise<boolean> {
     const token = await AccountToken.query(db).findOne({ purpose: 'temporary-password', tokenHash: secretHash(password) });
     if (!user || !token || token.userId !== user.id || token.usedAt) return false;
-    if (toDate(token.expiresAt) <= new Date()) throw new Unauthorized(M.temporaryExpired);
+    if (token.expiresAt <= new Date()) throw new Unauthorized(M.temporaryExpired);
     return db.transaction(async (trx) => {
       const marked = await AccountToken.query(trx).patch({ usedAt: new Date() }).where({ id: token.id }).whereNull('usedAt');
       if (marked === 1) await User.query(trx).findById(user.id).patch({ mustChangePassword: true });

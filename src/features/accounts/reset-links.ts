@@ -1,6 +1,5 @@
 import { raw } from 'objection';
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
 import type { Deferred } from '../../lib/deferred.ts';
 import { AccountToken } from '../../models/AccountToken.ts';
 import { User } from '../../models/User.ts';
@@ -55,13 +54,13 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
 
     isResetLinkValid: async (secret: string): Promise<boolean> => {
       const token = await AccountToken.query(db).findOne({ purpose: 'reset-link', tokenHash: secretHash(secret) });
-      return Boolean(token && !token.usedAt && toDate(token.expiresAt) > new Date());
+      return Boolean(token && !token.usedAt && token.expiresAt > new Date());
     },
 
     /** A reset link sets a new password once and ends every other session of the account. */
     async resetWithLink(secret: string, newPassword: string): Promise<User> {
       const token = await AccountToken.query(db).findOne({ purpose: 'reset-link', tokenHash: secretHash(secret) });
-      if (!token || token.usedAt || toDate(token.expiresAt) <= new Date()) throw new BadRequest(M.resetLinkInvalid);
+      if (!token || token.usedAt || token.expiresAt <= new Date()) throw new BadRequest(M.resetLinkInvalid);
       const passwordHash = await hashPassword(newPassword);
       const user = await db.transaction(async (trx) => {
         const marked = await AccountToken.query(trx).patch({ usedAt: new Date() }).where({ id: token.id }).whereNull('usedAt');

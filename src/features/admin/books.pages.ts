@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { toDecimal } from '../../lib/money.ts';
 import { HttpError, NotFound } from '../../web/errors.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
 import { bodyFields, parse } from '../../web/validate.ts';
@@ -136,7 +137,7 @@ function displayValues(values: Record<string, unknown>): Record<string, string> 
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a form value is a string, a number or a repeated field's strings
-    shown[key] = key === 'price' && typeof value === 'number' ? (value / 100).toFixed(2) : String(value);
+    shown[key] = key === 'price' && typeof value === 'number' ? toDecimal(value) : String(value);
   }
   return shown;
 }

@@ -1,7 +1,7 @@
 import { coverImage, type CoverImage } from '../catalog/cover.ts';
 import type { Db } from '../../db.ts';
 import { isUniqueViolation } from '../../lib/unique-violation.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
 import { Book } from '../../models/Book.ts';
 import { BadRequest, NotFound } from '../../web/errors.ts';
 import { bumpCatalogueVersion } from '../catalog/catalogue-version.ts';
@@ -45,7 +45,7 @@ function columns(input: BookInput) {
     title: input.title,
     author: input.author,
     description: input.description,
-    price: toDecimal(input.price),
+    price: input.price,
     publishedOn: input.publishedOn,
     publisher: input.publisher,
     isbn: input.isbn ?? null,
@@ -57,7 +57,8 @@ function columns(input: BookInput) {
 }
 
 function snapshot(book: Book) {
-  return { ...columns(formValues(book)), hidden: Boolean(book.hidden) };
+  // The audit log keeps amounts as the API writes them.
+  return { ...columns(formValues(book)), price: toDecimal(book.price), hidden: Boolean(book.hidden) };
 }
 
 /** A stored book as the form's typed values (stock: the available copies; the caller adds held ones). */
@@ -66,9 +67,9 @@ function formValues(book: Book): BookInput {
     title: book.title,
     author: book.author,
     description: book.description,
-    price: toCents(book.price),
+    price: book.price,
     stock: book.inStock,
-    publishedOn: book.publishedOn instanceof Date ? book.publishedOn.toISOString().slice(0, 10) : String(book.publishedOn).slice(0, 10),
+    publishedOn: book.publishedOn,
     publisher: book.publisher,
     isbn: book.isbn ?? undefined,
     ageRange: book.ageRange,
@@ -105,7 +106,7 @@ export function createBookAdmin(db: Db) {
       const held = await heldCopies(db, books.map((b) => b.id));
       const rows = books.map((book) => {
         const onHold = held.get(book.id) ?? 0;
-        return { id: book.id, title: book.title, author: book.author, price: toDecimal(toCents(book.price)), cover: coverImage(book), shelf: book.inStock + onHold, held: onHold, status: statusOf(book) };
+        return { id: book.id, title: book.title, author: book.author, price: toDecimal(book.price), cover: coverImage(book), shelf: book.inStock + onHold, held: onHold, status: statusOf(book) };
       });
       return { rows, page, pageCount, total };
     },

@@ -1,6 +1,7 @@
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
+import { Order } from '../../models/Order.ts';
+import { OrderItem } from '../../models/OrderItem.ts';
 import { displayStatus, statusLabel } from '../orders/order-status.ts';
 import { KEPT_STATUSES, utcDay } from './numbers.rules.ts';
 import { centsSum, monthOf, onDays } from './portable-sql.ts';
@@ -22,50 +23,48 @@ export type TaxRow = Record<(typeof TAX_COLUMNS)[number], string | number>;
 
 const BATCH = 200;
 
-const money = (value: unknown) => toDecimal(toCents(value as string | number));
-
 export function createExports(db: Db) {
   return {
     /** One row per line of every order placed in the range (any status), oldest order first. */
     async *orderLines(range: DayRange): AsyncGenerator<OrderLineRow> {
       let after = 0;
       for (;;) {
+        // Plain knex for the range filter; each row still converts as its model reads it.
         // Orders alone, walked by primary key: joining users here lets MariaDB pick a plan
         // that sorts a customer's every order for each batch.
-        const orders = (await db('orders')
+        const orders = ((await db('orders')
           .modify(onDays(db, 'orders.createdAt', range.from, range.to))
           .where('orders.id', '>', after)
           .select('id', 'userId', 'createdAt', 'status', 'state', 'subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount')
           .orderBy('orders.id')
-          .limit(BATCH)) as Array<Record<string, unknown>>;
+          .limit(BATCH)) as object[]).map((row) => Order.fromDatabaseJson(row));
         if (!orders.length) return;
-        const users: Array<{ id: number; email: string }> = await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId as number))]).select('id', 'email');
+        const users = await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId))]).select<Array<{ id: number; email: string }>>('id', 'email');
         const emails = new Map(users.map((u) => [Number(u.id), u.email]));
-        const items = (await db('orderItems')
-          .whereIn('orderId', orders.map((o) => o.id as number))
+        const items = ((await db('orderItems')
+          .whereIn('orderId', orders.map((o) => o.id))
           .select('orderId', 'title', 'quantity', 'price')
-          .orderBy('id')) as Array<{ orderId: number; title: string; quantity: number; price: string | number }>;
+          .orderBy('id')) as object[]).map((row) => OrderItem.fromDatabaseJson(row));
         const linesOf = new Map<number, typeof items>();
         for (const item of items) linesOf.set(Number(item.orderId), [...(linesOf.get(Number(item.orderId)) ?? []), item]);
         for (const order of orders) {
           for (const item of linesOf.get(Number(order.id)) ?? []) {
-            const unit = toCents(item.price);
             yield {
               order: Number(order.id),
-              date: utcDay(toDate(order.createdAt as Date | string)),
-              status: statusLabel(displayStatus(order.status as string)),
+              date: utcDay(order.createdAt),
+              status: statusLabel(displayStatus(order.status)),
               customer_email: emails.get(Number(order.userId)) ?? '',
-              ship_to_state: (order.state as string | null) ?? '',
+              ship_to_state: order.state ?? '',
               title: item.title,
               quantity: Number(item.quantity),
-              unit_price: toDecimal(unit),
-              line_total: toDecimal(unit * Number(item.quantity)),
-              order_subtotal: money(order.subtotal),
-              order_shipping: money(order.shipping),
-              order_handling: money(order.handling),
-              order_tax: money(order.tax),
-              order_total: money(order.totalAmount),
-              order_refunded: money(order.refundedAmount),
+              unit_price: toDecimal(item.price),
+              line_total: toDecimal(item.price * Number(item.quantity)),
+              order_subtotal: toDecimal(order.subtotal),
+              order_shipping: toDecimal(order.shipping),
+              order_handling: toDecimal(order.handling),
+              order_tax: toDecimal(order.tax),
+              order_total: toDecimal(order.totalAmount),
+              order_refunded: toDecimal(order.refundedAmount),
             };
           }
         }

@@ -1,5 +1,4 @@
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
 import { AuditEntry } from '../../models/AuditEntry.ts';
 import { ContactMessage } from '../../models/ContactMessage.ts';
 import { NotFound } from '../../web/errors.ts';
@@ -63,7 +62,7 @@ export function createInbox(db: Db) {
           actorId: input.actorId,
           action: input.read ? 'message.read' : 'message.unread',
           contactMessageId: message.id,
-          beforeJson: JSON.stringify({ readAt: message.readAt === null ? null : toDate(message.readAt).toISOString() }),
+          beforeJson: JSON.stringify({ readAt: message.readAt === null ? null : message.readAt.toISOString() }),
           afterJson: JSON.stringify({ readAt: readAt?.toISOString() ?? null }),
           createdAt: new Date(),
         });

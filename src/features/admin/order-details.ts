@@ -1,5 +1,7 @@
 import type { Db } from '../../db.ts';
-import { formatUsd, toCents, toDecimal } from '../../lib/money.ts';
+import { toDate } from '../../lib/dates.ts';
+import { formatUsd, toDecimal } from '../../lib/money.ts';
+import { AuditEntry } from '../../models/AuditEntry.ts';
 import { Order } from '../../models/Order.ts';
 import { Refund } from '../../models/Refund.ts';
 import { User } from '../../models/User.ts';
@@ -7,7 +9,7 @@ import { NotFound } from '../../web/errors.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { toOrderDto } from '../orders/order.dto.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
-import { orderTimeline, type TimelineSources } from './order-timeline.ts';
+import { orderTimeline } from './order-timeline.ts';
 
 // What the operator's order page shows, read in one place. The provider is asked for the
 // payment's status with a short timeout: a slow or failing provider must not hold the page.
@@ -40,14 +42,15 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
       const [customer, refunds, emails, audit, paymentStatus] = await Promise.all([
         User.query(db).findById(order.userId),
         Refund.query(db).where({ orderId }).orderBy('id'),
-        db('outbox').where({ orderId }).select<TimelineSources['emails']>('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
-        db('auditLog').leftJoin('users', 'users.id', 'auditLog.actorId').where('auditLog.orderId', orderId)
-          .select('auditLog.id', 'auditLog.action', 'auditLog.afterJson', 'auditLog.createdAt', 'users.firstName', 'users.lastName', 'users.email'),
+        db('outbox').where({ orderId }).select('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
+        AuditEntry.query(db).leftJoin('users', 'users.id', 'auditLog.actorId').where('auditLog.orderId', orderId)
+          .select('auditLog.id', 'auditLog.action', 'auditLog.afterJson', 'auditLog.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+          .castTo<Array<AuditEntry & { firstName: string | null; lastName: string | null; email: string | null }>>(),
         providerStatus(order.stripePaymentIntentId),
       ]);
       const customerName = customer ? `${customer.firstName} ${customer.lastName}`.trim() : 'Deleted account';
-      const reserved = refunds.filter((r) => r.status === 'pending').reduce((sum, r) => sum + toCents(r.amount), 0);
-      const leftCents = toCents(order.totalAmount) - toCents(order.refundedAmount) - reserved;
+      const reserved = refunds.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0);
+      const leftCents = order.totalAmount - order.refundedAmount - reserved;
       const status = displayStatus(order.status, paymentStatus);
       const pendingCancel = refunds.find((r) => r.status === 'pending' && r.requestKey.startsWith('cancel:'));
       return {
@@ -58,21 +61,29 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
         payment: {
           providerId: order.stripePaymentIntentId,
           providerStatus: paymentStatus === 'stripe_error' ? 'unavailable' : statusLabel(paymentStatus),
-          amount: formatUsd(toCents(order.totalAmount)),
-          refunded: formatUsd(toCents(order.refundedAmount)),
+          amount: formatUsd(order.totalAmount),
+          refunded: formatUsd(order.refundedAmount),
           pending: reserved > 0 ? formatUsd(reserved) : null,
         },
         // A cancel left in progress is finished, not repeated: its amount is what it gives back.
-        cancelAmount: formatUsd(pendingCancel ? toCents(pendingCancel.amount) : Math.max(leftCents, 0)),
+        cancelAmount: formatUsd(pendingCancel ? pendingCancel.amount : Math.max(leftCents, 0)),
         left: { cents: leftCents, usd: formatUsd(Math.max(leftCents, 0)), decimal: toDecimal(Math.max(leftCents, 0)) },
-        refunds: refunds.map((r) => ({ id: r.id, amount: formatUsd(toCents(r.amount)), reason: r.reason, status: r.status, error: r.error })),
+        refunds: refunds.map((r) => ({ id: r.id, amount: formatUsd(r.amount), reason: r.reason, status: r.status, error: r.error })),
         timeline: orderTimeline(
           {
             order,
             customerName,
-            emails,
-            audit: audit.map((a: { firstName: string | null; lastName: string | null; email: string | null } & Record<string, unknown>) => ({
-              ...(a as unknown as { id: number; action: string; afterJson: string | null; createdAt: Date }),
+            // The outbox has no model: its instants are converted here, as a model would.
+            emails: emails.map((e: { id: number; subject: string; toAddress: string; createdAt: Date | string | number; sentAt: Date | string | number | null }) => ({
+              ...e,
+              createdAt: toDate(e.createdAt),
+              sentAt: e.sentAt === null ? null : toDate(e.sentAt),
+            })),
+            audit: audit.map((a) => ({
+              id: a.id,
+              action: a.action,
+              afterJson: a.afterJson,
+              createdAt: a.createdAt,
               actorName: a.firstName ? `${a.firstName} ${a.lastName ?? ''}`.trim() : (a.email ?? 'An operator'),
             })),
           },

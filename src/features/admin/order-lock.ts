@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { toDecimal } from '../../lib/money.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
 import { NotFound } from '../../web/errors.ts';
@@ -24,6 +25,6 @@ export function fulfilmentSnapshot(order: Order) {
     carrier: order.carrier ?? null,
     trackingNumber: order.trackingNumber ?? null,
     estimatedDelivery: order.estimatedDelivery ?? null,
-    refundedAmount: String(order.refundedAmount ?? '0'),
+    refundedAmount: toDecimal(order.refundedAmount),
   };
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
-import { toCents, toDecimal, type Cents } from '../../lib/money.ts';
+import { toDecimal, type Cents } from '../../lib/money.ts';
 import { Order } from '../../models/Order.ts';
+import { OrderItem } from '../../models/OrderItem.ts';
 import { Refund } from '../../models/Refund.ts';
 import { BadRequest, Conflict, isClientError, NotFound } from '../../web/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -37,8 +38,8 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
   /** Total minus what has been refunded or is being refunded. */
   async function leftToRefund(trx: Knex.Transaction, order: Order): Promise<Cents> {
     const pending = await Refund.query(trx).where({ orderId: order.id, status: 'pending' });
-    const reserved = pending.reduce((sum, r) => sum + toCents(r.amount), 0);
-    return toCents(order.totalAmount) - toCents(order.refundedAmount) - reserved;
+    const reserved = pending.reduce((sum, r) => sum + r.amount, 0);
+    return order.totalAmount - order.refundedAmount - reserved;
   }
 
   /** A row already made for this form submission: done, refused before, or to resume. */
@@ -50,9 +51,9 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
 
   async function askProvider(order: Order, refund: Refund, actorId: number): Promise<void> {
     // Nothing left to give back (partial refunds covered it all): a cancel just cancels.
-    if (!order.stripePaymentIntentId || toCents(refund.amount) === 0) return;
+    if (!order.stripePaymentIntentId || refund.amount === 0) return;
     try {
-      await payments.refund({ paymentIntentId: order.stripePaymentIntentId, idempotencyKey: `refund-${refund.id}`, amountCents: toCents(refund.amount) });
+      await payments.refund({ paymentIntentId: order.stripePaymentIntentId, idempotencyKey: `refund-${refund.id}`, amountCents: refund.amount });
     } catch (err) {
       // Refused (a 4xx from the provider): the row fails and nothing else changes. Out of
       // reach (503) or unknown: the row stays pending, to be resumed with the same key.
@@ -61,7 +62,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         await lockOrder(trx, order.id);
         const moved = await Refund.query(trx).findById(refund.id).where({ status: 'pending' }).patch({ status: 'failed', error: err.message.slice(0, 500), settledAt: new Date() });
         if (moved === 1) {
-          await writeAudit(trx, { actorId, action: 'refund_failed', orderId: order.id, before: { refundId: refund.id, amount: String(refund.amount) }, after: { error: err.message } });
+          await writeAudit(trx, { actorId, action: 'refund_failed', orderId: order.id, before: { refundId: refund.id, amount: toDecimal(refund.amount) }, after: { error: err.message } });
         }
       });
       throw new PaymentError(refusedMessage(err.message), err.status);
@@ -79,24 +80,24 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     await db.transaction(async (trx) => {
       const current = await lockOrder(trx, orderId);
       if (!(await settle(trx, refund))) return;
-      const refunded = toCents(current.refundedAmount) + toCents(refund.amount);
+      const refunded = current.refundedAmount + refund.amount;
       const canceledAt = new Date();
-      await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: toDecimal(refunded) });
-      const items = await trx('orderItems').where({ orderId }).select<Array<{ bookId: number; quantity: number | string }>>('bookId', 'quantity');
-      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', Number(item.quantity));
+      await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
+      const items = await OrderItem.query(trx).where({ orderId });
+      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
       if (items.length > 0) await bumpCatalogueVersion(trx);
       await writeAudit(trx, {
         actorId,
         action: 'canceled',
         orderId,
         before: fulfilmentSnapshot(current),
-        after: { ...fulfilmentSnapshot(current), status: 'canceled', refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(toCents(refund.amount)), reason: refund.reason }, restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })) },
+        after: { ...fulfilmentSnapshot(current), status: 'canceled', refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(refund.amount), reason: refund.reason }, restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })) },
       });
       const customer = await customerOf(trx, current);
       await mailer.enqueue(trx, {
         to: customer.email,
         template: 'order-canceled',
-        data: { firstName: customer.firstName, orderId, refunded: toDecimal(toCents(refund.amount)) },
+        data: { firstName: customer.firstName, orderId, refunded: toDecimal(refund.amount) },
         dedupeKey: `order-canceled:${orderId}`,
         orderId,
       });
@@ -109,9 +110,9 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     await db.transaction(async (trx) => {
       const current = await lockOrder(trx, orderId);
       if (!(await settle(trx, refund))) return;
-      const amount = toCents(refund.amount);
-      const refunded = toCents(current.refundedAmount) + amount;
-      await Order.query(trx).findById(orderId).patch({ refundedAmount: toDecimal(refunded) });
+      const amount = refund.amount;
+      const refunded = current.refundedAmount + amount;
+      await Order.query(trx).findById(orderId).patch({ refundedAmount: refunded });
       await writeAudit(trx, {
         actorId,
         action: 'refunded',
@@ -165,7 +166,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
           throw new Conflict('A refund on this order is still in progress. Please try again in a minute.');
         }
         const amount = await leftToRefund(trx, order);
-        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount: toDecimal(amount), reason: 'Order canceled', status: 'pending', requestKey: key, actorId, createdAt: new Date() });
+        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount, reason: 'Order canceled', status: 'pending', requestKey: key, actorId, createdAt: new Date() });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;
@@ -187,7 +188,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         if (amountCents > left) {
           throw new Conflict(left > 0 ? `You can refund at most $${toDecimal(left)} on this order.` : 'Everything paid for this order has been refunded (or is being refunded) already.');
         }
-        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount: toDecimal(amountCents), reason, status: 'pending', requestKey: key, actorId, createdAt: new Date() });
+        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount: amountCents, reason, status: 'pending', requestKey: key, actorId, createdAt: new Date() });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;

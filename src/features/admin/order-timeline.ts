@@ -1,5 +1,5 @@
-import { longDate, toDate } from '../../lib/dates.ts';
-import { formatUsd, toCents } from '../../lib/money.ts';
+import { longDate } from '../../lib/dates.ts';
+import { formatUsd, toCents, type Cents } from '../../lib/money.ts';
 
 // Everything that happened to an order, oldest first: placed and paid, each email, each
 // operator action. Pure: the caller loads the rows.
@@ -12,10 +12,10 @@ export interface TimelineEvent {
 }
 
 export interface TimelineSources {
-  order: { createdAt: Date | string; totalAmount: string | number; stripePaymentIntentId: string | null };
+  order: { createdAt: Date; totalAmount: Cents; stripePaymentIntentId: string | null };
   customerName: string;
-  emails: Array<{ id: number; subject: string; toAddress: string; createdAt: Date | string | number; sentAt: Date | string | number | null }>;
-  audit: Array<{ id: number; action: string; afterJson: string | null; createdAt: Date | string | number; actorName: string }>;
+  emails: Array<{ id: number; subject: string; toAddress: string; createdAt: Date; sentAt: Date | null }>;
+  audit: Array<{ id: number; action: string; afterJson: string | null; createdAt: Date; actorName: string }>;
 }
 
 /** Placed first, then at the same instant an operator's action before the email it caused. */
@@ -24,8 +24,8 @@ const RANK = { placed: 0, audit: 1, email: 2 } as const;
 export function orderTimeline({ order, customerName, emails, audit }: TimelineSources, dateTime: (d: Date) => string): TimelineEvent[] {
   const rows: Array<TimelineEvent & { rank: number; id: number }> = [];
   rows.push({
-    at: toDate(order.createdAt),
-    title: `Placed and paid ${formatUsd(toCents(order.totalAmount))}`,
+    at: order.createdAt,
+    title: `Placed and paid ${formatUsd(order.totalAmount)}`,
     detail: order.stripePaymentIntentId ? `Payment ${order.stripePaymentIntentId}` : null,
     who: customerName,
     rank: RANK.placed,
@@ -33,16 +33,16 @@ export function orderTimeline({ order, customerName, emails, audit }: TimelineSo
   });
   for (const email of emails) {
     rows.push({
-      at: toDate(email.createdAt),
+      at: email.createdAt,
       title: `Email: ${email.subject}`,
-      detail: email.sentAt ? `Queued, sent ${dateTime(toDate(email.sentAt))}` : 'Queued, not sent yet',
+      detail: email.sentAt ? `Queued, sent ${dateTime(email.sentAt)}` : 'Queued, not sent yet',
       who: `To ${email.toAddress}`,
       rank: RANK.email,
       id: email.id,
     });
   }
   for (const entry of audit) {
-    rows.push({ at: toDate(entry.createdAt), ...describe(entry.action, parse(entry.afterJson)), who: entry.actorName, rank: RANK.audit, id: entry.id });
+    rows.push({ at: entry.createdAt, ...describe(entry.action, parse(entry.afterJson)), who: entry.actorName, rank: RANK.audit, id: entry.id });
   }
   rows.sort((a, b) => a.at.getTime() - b.at.getTime() || a.rank - b.rank || a.id - b.id);
   return rows.map(({ at, title, detail, who }) => ({ at, title, detail, who }));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
+import { formatUsd } from '../../lib/money.ts';
 import { HttpError, isClientError, NotFound, Unavailable } from '../../web/errors.ts';
 import { orderId as orderIdSchema } from '../orders/orders.schemas.ts';
 import { CARRIERS } from '../orders/carriers.ts';
@@ -37,7 +38,7 @@ export function orderPages({ details, fulfilment, refunds }: { details: OrderDet
   );
 
   router.post('/admin/orders/:id/refund', (req, res) =>
-    act(req, res, refundInput, (id, input) => refunds.refund(id, { amountCents: input.amount, reason: input.reason }, operatorId(req), input.requestKey), (input) => ({ title: 'Refunded', text: `$${(input.amount / 100).toFixed(2)} is on its way back to the customer, who has been emailed.` })),
+    act(req, res, refundInput, (id, input) => refunds.refund(id, { amountCents: input.amount, reason: input.reason }, operatorId(req), input.requestKey), (input) => ({ title: 'Refunded', text: `${formatUsd(input.amount)} is on its way back to the customer, who has been emailed.` })),
   );
 
   router.post('/admin/orders/:id/refunds/:refundId/resume', (req, res) =>

@@ -1,5 +1,6 @@
 import type { Db } from '../../db.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
+import { Order } from '../../models/Order.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
 import { containsPattern, PAGE_SIZE, pageWindow, type Page } from './paging.ts';
 
@@ -16,7 +17,7 @@ export interface OrderQuery {
 
 export interface OrderRow {
   id: number;
-  createdAt: Date | string;
+  createdAt: Date;
   customerName: string;
   email: string;
   itemCount: number;
@@ -54,22 +55,23 @@ export function createOrdersList(db: Db) {
         .orderBy([{ column: 'orders.createdAt', order: 'desc' }, { column: 'orders.id', order: 'desc' }])
         .limit(PAGE_SIZE)
         .offset(offset);
-      return { rows: rows.map(toRow), page, pageCount, total };
+      // A joined list is plain knex; each row still converts as the Order model reads it.
+      return { rows: rows.map((row: object) => toRow(Order.fromDatabaseJson(row) as Order & Record<string, unknown>)), page, pageCount, total };
     },
   };
 }
 
 export type OrdersList = ReturnType<typeof createOrdersList>;
 
-function toRow(row: Record<string, unknown>): OrderRow {
-  const status = displayStatus(row.status as string);
+function toRow(row: Order & Record<string, unknown>): OrderRow {
+  const status = displayStatus(row.status);
   return {
-    id: Number(row.id),
-    createdAt: row.createdAt as Date | string,
+    id: row.id,
+    createdAt: row.createdAt,
     customerName: `${String(row.firstName)} ${String(row.lastName)}`,
     email: row.email as string,
     itemCount: Number(row.itemCount ?? 0),
-    total: toDecimal(toCents(row.totalAmount as string | number)),
+    total: toDecimal(row.totalAmount),
     status: { label: statusLabel(status), tone: statusTone(status) },
   };
 }

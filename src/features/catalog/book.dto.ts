@@ -1,4 +1,4 @@
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
 import { coverImage, type CoverImage } from './cover.ts';
 
@@ -26,14 +26,13 @@ export interface BookDto {
 export const COMING_SOON = '#coming-soon';
 
 export function toBookDto(book: Book): BookDto {
-  const cents = toCents(book.price);
   return {
     id: book.id,
     title: book.title,
     author: book.author,
     description: book.description,
-    price: toDecimal(cents),
-    priceCents: cents,
+    price: toDecimal(book.price),
+    priceCents: book.price,
     imageUrl: book.imageUrl,
     cover: coverImage(book),
     inStock: book.inStock,
@@ -41,13 +40,8 @@ export function toBookDto(book: Book): BookDto {
     amazonKindleUrl: book.amazonKindleUrl,
     ageRange: book.ageRange,
     pages: book.pages,
-    publishedOn: isoDate(book.publishedOn),
+    publishedOn: book.publishedOn,
     isbn: book.isbn ?? null,
     publisher: book.publisher ?? 'Little Lantern Books',
   };
-}
-
-// SQLite hands dates back as text, MySQL as Date objects.
-function isoDate(value: Date | string): string {
-  return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
 }

@@ -9,7 +9,7 @@ import type { AccountsService } from '../accounts/accounts.service.ts';
 import { startUserSession } from '../accounts/sign-in.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { cartOwner } from '../cart/cart.owner.ts';
-import { toDecimal } from '../../lib/money.ts';
+import { decimalTotals } from '../pricing/pricing.ts';
 import { validateAddress } from './address.ts';
 import { addressRequest, completeOrderInput, intentAuthenticated, intentWithCustomer, shippingInfo } from './checkout.schemas.ts';
 import type { CheckoutService } from './checkout.service.ts';
@@ -28,7 +28,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
 
   router.post('/calculate-totals', async (req, res) => {
     const totals = await checkout.calculateTotals(cartOwner(req), parse(addressRequest, req.body));
-    res.json({ subtotal: toDecimal(totals.subtotal), shipping: toDecimal(totals.shipping), handling: toDecimal(totals.handling), tax: toDecimal(totals.tax), total: toDecimal(totals.total) });
+    res.json(decimalTotals(totals));
   });
 
   router.post('/validate-address', (req, res) => {

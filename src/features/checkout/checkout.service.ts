@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.ts';
-import { toDate } from '../../lib/dates.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
 import { Checkout, UNSETTLED_STATUSES, type CheckoutLine } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
@@ -56,7 +54,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       email: user.email,
       name: `${user.firstName} ${user.lastName}`.trim(),
       // Unique to this account, even across databases that share one Stripe account.
-      idempotencyKey: `customer-${user.id}-${toDate(user.createdAt).getTime()}`,
+      idempotencyKey: `customer-${user.id}-${user.createdAt.getTime()}`,
     });
     await User.query(db).findById(user.id).patch({ paymentCustomerId: customer.id });
     return customer.id;
@@ -128,11 +126,11 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
             paymentIntentId: intent.id,
             userId,
             lines: JSON.stringify(quote.lines),
-            subtotal: toDecimal(quote.totals.subtotal),
-            shipping: toDecimal(quote.totals.shipping),
-            handling: toDecimal(quote.totals.handling),
-            tax: toDecimal(quote.totals.tax),
-            total: toDecimal(quote.totals.total),
+            subtotal: quote.totals.subtotal,
+            shipping: quote.totals.shipping,
+            handling: quote.totals.handling,
+            tax: quote.totals.tax,
+            total: quote.totals.total,
             shippingAddress: shipping.address,
             city: shipping.city,
             state: quote.state,
@@ -163,8 +161,8 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
 
       const intent = await payments.retrievePaymentIntent(paymentIntentId);
       if (intent.status !== 'succeeded') throw new Conflict(CHECKOUT_MESSAGES.notPaid);
-      if (intent.amountCents !== toCents(checkout.total)) {
-        log.error({ paymentIntentId, paid: intent.amountCents, expected: toCents(checkout.total) }, 'payment amount does not match its checkout');
+      if (intent.amountCents !== checkout.total) {
+        log.error({ paymentIntentId, paid: intent.amountCents, expected: checkout.total }, 'payment amount does not match its checkout');
         throw new Conflict(CHECKOUT_MESSAGES.amountMismatch);
       }
       const settled = await completion.settle(checkout);
@@ -221,7 +219,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       await closeCheckout(checkout.id, 'canceled');
       return true;
     }
-    const holdEnds = toDate(checkout.createdAt).getTime() + HOLD_MINUTES * 60_000;
+    const holdEnds = checkout.createdAt.getTime() + HOLD_MINUTES * 60_000;
     if (holdEnds > now.getTime()) return false;
     await abandon(checkout);
     return true;

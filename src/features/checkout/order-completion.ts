@@ -1,14 +1,16 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
 import { Checkout } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
+import { OrderItem } from '../../models/OrderItem.ts';
 import { User } from '../../models/User.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createShopNotifications } from '../mail/shop-notifications.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
+import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
@@ -64,15 +66,15 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
   async function createOrder(trx: Knex.Transaction, checkout: Checkout): Promise<number> {
     const lines = checkout.parsedLines();
     await sellHeldCopies(trx, checkout.paymentIntentId, lines);
-    const amounts = decimalAmounts(checkout);
+    const amounts = decimalTotals(checkout);
     const order = await Order.query(trx).insert({
       userId: checkout.userId,
       status: 'succeeded',
-      subtotal: amounts.subtotal,
-      shipping: amounts.shipping,
-      handling: amounts.handling,
-      tax: amounts.tax,
-      totalAmount: amounts.total,
+      subtotal: checkout.subtotal,
+      shipping: checkout.shipping,
+      handling: checkout.handling,
+      tax: checkout.tax,
+      totalAmount: checkout.total,
       stripePaymentIntentId: checkout.paymentIntentId,
       shippingAddress: checkout.shippingAddress,
       city: checkout.city,
@@ -81,7 +83,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       estimatedDelivery: estimatedDelivery(new Date()),
     });
     for (const line of lines) {
-      await trx('orderItems').insert({ orderId: order.id, bookId: line.bookId, title: line.title, quantity: line.quantity, price: toDecimal(line.priceCents) });
+      await OrderItem.query(trx).insert({ orderId: order.id, bookId: line.bookId, title: line.title, quantity: line.quantity, price: line.priceCents });
     }
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
@@ -128,7 +130,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       await mailer.enqueue(trx, {
         to: user.email,
         template: 'order-refunded',
-        data: { firstName: user.firstName, orderId: checkout.paymentIntentId, total: toDecimal(toCents(checkout.total)), reason: `"${title}" sold out before your payment completed.` },
+        data: { firstName: user.firstName, orderId: checkout.paymentIntentId, total: toDecimal(checkout.total), reason: `"${title}" sold out before your payment completed.` },
         dedupeKey: `order-refunded:${checkout.paymentIntentId}`,
       });
       log.warn({ paymentIntentId: checkout.paymentIntentId, title }, 'paid order could not be filled; refunded');
@@ -150,12 +152,6 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
 }
 
 export type OrderCompletion = ReturnType<typeof createOrderCompletion>;
-
-/** A checkout's amounts as "12.99" strings, however the driver returned the DECIMALs. */
-function decimalAmounts(checkout: Checkout) {
-  const money = (value: string | number) => toDecimal(toCents(value));
-  return { subtotal: money(checkout.subtotal), shipping: money(checkout.shipping), handling: money(checkout.handling), tax: money(checkout.tax), total: money(checkout.total) };
-}
 
 /** Orders ship within 1-2 business days and arrive a few days later: five business days out. */
 export function estimatedDelivery(from: Date): string {

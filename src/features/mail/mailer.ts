@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import * as nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
+import { toDate } from '../../lib/dates.ts';
 import type { Logger } from '../../log.ts';
 import type { MailRequest, MailTemplate } from './mail.types.ts';
 import { createMailRenderer } from './templates.ts';
@@ -265,9 +266,9 @@ function domainOf(from: string): string {
   return match?.[1] ?? 'littlelanternbooks.localhost';
 }
 
-/** SQLite returns the stored Date as epoch milliseconds, MariaDB as a Date. */
+/** The outbox has no model: its instant is converted by the same rule the models use. */
 function createdSeconds(value: Date | string | number): number {
-  const ms = new Date(value).getTime();
+  const ms = toDate(value).getTime();
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : 0;
 }
 

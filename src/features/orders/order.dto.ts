@@ -1,7 +1,7 @@
-import { toDate } from '../../lib/dates.ts';
-import { toCents, toDecimal } from '../../lib/money.ts';
+import { toDecimal } from '../../lib/money.ts';
 import type { Order } from '../../models/Order.ts';
 import { trackingUrl } from './carriers.ts';
+import { decimalTotals, type DecimalTotals } from '../pricing/pricing.ts';
 import { displayStatus } from './order-status.ts';
 
 /** An order as the API, the dashboard and the confirmation page show it (spec section 3). */
@@ -26,32 +26,24 @@ export interface OrderDto {
   breakdown: OrderBreakdown;
 }
 
-export interface OrderBreakdown {
-  subtotal: string;
-  shipping: string;
-  handling: string;
-  tax: string;
-  total: string;
-}
-
-const money = (value: string | number) => toDecimal(toCents(value));
+export type OrderBreakdown = DecimalTotals;
 
 export function toBreakdown(order: Order): OrderBreakdown {
-  return { subtotal: money(order.subtotal), shipping: money(order.shipping), handling: money(order.handling), tax: money(order.tax), total: money(order.totalAmount) };
+  return decimalTotals({ subtotal: order.subtotal, shipping: order.shipping, handling: order.handling, tax: order.tax, total: order.totalAmount });
 }
 
 export function toOrderDto(order: Order): OrderDto {
   return {
     id: order.id,
     status: displayStatus(order.status),
-    totalAmount: money(order.totalAmount),
-    createdAt: toDate(order.createdAt).toISOString(),
+    totalAmount: toDecimal(order.totalAmount),
+    createdAt: order.createdAt.toISOString(),
     stripePaymentIntentId: order.stripePaymentIntentId,
     items: (order.items ?? []).map((item) => ({
       id: item.id,
       bookId: item.bookId,
       quantity: item.quantity,
-      price: money(item.price),
+      price: toDecimal(item.price),
       book: { title: item.book?.title ?? item.title, imageUrl: item.book?.imageUrl ?? null },
     })),
     shippingAddress: order.shippingAddress,
@@ -59,10 +51,10 @@ export function toOrderDto(order: Order): OrderDto {
     state: order.state,
     zipCode: order.zipCode,
     trackingNumber: order.trackingNumber,
-    estimatedDelivery: order.estimatedDelivery ? toDate(order.estimatedDelivery).toISOString().slice(0, 10) : null,
+    estimatedDelivery: order.estimatedDelivery,
     carrier: order.carrier ?? null,
     trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
-    refundedAmount: money(order.refundedAmount ?? 0),
+    refundedAmount: toDecimal(order.refundedAmount),
     breakdown: toBreakdown(order),
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isMySql, type Db } from '../../db.ts';
+import { formatUsd } from '../../lib/money.ts';
 import {
   PaymentError,
   WebhookVerificationError,
@@ -198,7 +199,7 @@ export function createSandboxProvider(db: Db): SandboxProvider {
         if (!Number.isInteger(amount) || amount <= 0) throw new PaymentError('Refund amount must be a positive number of cents.', 400);
         // Stripe's wording for a refund larger than what remains on the charge.
         if (amount > left) {
-          throw new PaymentError(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 400);
+          throw new PaymentError(`Refund amount (${formatUsd(amount)}) is greater than unrefunded amount on charge (${formatUsd(left)})`, 400);
         }
         const id = newId('re_sbx_');
         await trx(REFUNDS).insert({ id, paymentIntentId, amountCents: amount, idempotencyKey, createdAt: new Date() });

@@ -1,4 +1,4 @@
-import type { Cents } from '../../lib/money.ts';
+import { toDecimal, type Cents } from '../../lib/money.ts';
 import {
   FREE_SHIPPING_THRESHOLD_CENTS,
   HANDLING_CENTS,
@@ -48,6 +48,13 @@ export interface Totals {
   handling: Cents;
   tax: Cents;
   total: Cents;
+}
+
+/** Totals as the API, the pages and the emails write them: "12.99" each. */
+export type DecimalTotals = Record<keyof Totals, string>;
+
+export function decimalTotals(totals: Totals): DecimalTotals {
+  return { subtotal: toDecimal(totals.subtotal), shipping: toDecimal(totals.shipping), handling: toDecimal(totals.handling), tax: toDecimal(totals.tax), total: toDecimal(totals.total) };
 }
 
 export function orderTotals(subtotal: Cents, state: string | null | undefined): Totals {

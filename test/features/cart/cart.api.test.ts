@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toDecimal } from '../../../src/lib/money.ts';
 import { Book } from '../../../src/models/Book.ts';
 import { buildTestShop, csrfTokenFor, type TestShop } from '../../helpers/app.ts';
 
@@ -70,7 +71,7 @@ describe('the cart API', () => {
     const { send } = await visitor();
     const res = await send('post', '/api/cart', { bookId: 1, quantity: 1, price: '0.01' }).expect(201);
     const book = await Book.query(shop.db).findById(1);
-    expect(res.body[0].book.price).toBe(Number(book!.price).toFixed(2));
+    expect(res.body[0].book.price).toBe(toDecimal(book!.price));
   });
 
   it.each([
