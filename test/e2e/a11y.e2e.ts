@@ -6,13 +6,13 @@
 // Adding a page is one line in STATES: a name and a function that gets a fresh page there.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { expect, test } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import {
   desktop,
   expectNoAxeViolations,
   isDocumentError,
-  launchBrowser,
+  
   phone,
   registerAccount,
   screenshot,
@@ -27,14 +27,13 @@ let shop: Shop;
 let browser: Browser;
 let book: Book;
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   shop = await startShop();
-  browser = await launchBrowser();
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
 });
 
@@ -211,9 +210,9 @@ const VIEWPORTS: Array<[string, BrowserContextOptions]> = [
 ];
 
 for (const [viewport, options] of VIEWPORTS) {
-  describe(`axe at ${viewport} size`, () => {
+  test.describe(`axe at ${viewport} size`, () => {
     for (const state of STATES) {
-      it(state.name, async () => {
+      test(state.name, async () => {
         await withPage(
           browser,
           options,

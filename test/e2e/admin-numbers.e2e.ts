@@ -1,13 +1,13 @@
 // The numbers on the /admin home in Chromium, at 390x844 and on a desktop: the revenue and
 // orders charts and their table over 30 and 90 days, the export forms and a CSV download; axe clean, no
 // sideways scrolling, a screenshot of each (admin-numbers-*.png).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { connectDb, type Db } from '../../src/db.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { insertCustomer, insertOrder } from '../helpers/admin-fixtures.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
 
 const DAY = 86_400_000;
 
@@ -17,9 +17,9 @@ let db: Db;
 let operator: Operator;
 let codeStep = 0;
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   shop = await startShop();
-  browser = await launchBrowser();
+  browser = launched;
   // The server's own database, written beside it: an operator and a few weeks of orders.
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db);
@@ -32,9 +32,8 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await db?.destroy();
-  await browser?.close();
   await shop?.stop();
 });
 
@@ -55,9 +54,9 @@ async function check(page: Page, name: string): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
-describe('the numbers on the /admin home', () => {
+test.describe('the numbers on the /admin home', () => {
   for (const [size, viewport] of [['phone', phone], ['desktop', desktop]] as const) {
-    it(`shows the charts and their table, 30 and 90 days, at ${size} size`, async () => {
+    test(`shows the charts and their table, 30 and 90 days, at ${size} size`, async () => {
       await withPage(browser, viewport, async (page) => {
         await signIn(page);
         const chart = page.getByRole('img', { name: 'Revenue per day, last 30 days' });

@@ -11,12 +11,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page } from '@playwright/test';
 import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, test } from '@playwright/test';
 import { placePaidOrder } from '../helpers/orders.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, ROOT, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
 
 const EMAIL = 'owner@littlelantern.example';
@@ -25,15 +25,14 @@ const PASSWORD = 'a-lantern-for-olive';
 let shop: Shop;
 let browser: Browser;
 let dataDir: string;
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-admin-'));
   shop = await startShop({ env: { DATA_DIR: dataDir } });
-  browser = await launchBrowser();
+  browser = launched;
   order = await placeOrder();
   await sendContactMessage();
 });
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
 });
 
@@ -103,8 +102,8 @@ async function parentSeesTracking(page: Page, name: string): Promise<void> {
   await expect(page.locator('main').innerText()).resolves.toContain(TRACKING);
 }
 
-describe('the shop admin', () => {
-  it('from admin:create to the status page, on a desktop', async () => {
+test.describe('the shop admin', () => {
+  test('from admin:create to the status page, on a desktop', async () => {
     const oneTime = await adminCreate();
     await withPage(browser, desktop, async (page) => {
       await signIn(page, oneTime, '/change-password');
@@ -132,7 +131,7 @@ describe('the shop admin', () => {
     });
   });
 
-  it('signs in again on a phone with a code and reads the status page', async () => {
+  test('signs in again on a phone with a code and reads the status page', async () => {
     expect(secret).not.toBe('');
     await withPage(browser, phone, async (page) => {
       await signIn(page, PASSWORD, '/admin/two-factor');
@@ -147,7 +146,7 @@ describe('the shop admin', () => {
     });
   });
 
-  it('ships a paid order on a phone, and the parent sees the tracking number', async () => {
+  test('ships a paid order on a phone, and the parent sees the tracking number', async () => {
     await withPage(browser, phone, async (page) => {
       await signInWithRecoveryCode(page);
       await Promise.all([page.waitForURL((url) => url.pathname === '/admin/orders'), page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click()]);
@@ -166,7 +165,7 @@ describe('the shop admin', () => {
     await withPage(browser, phone, (page) => parentSeesTracking(page, 'phone'));
   });
 
-  it('shows every admin page on a desktop, and the parent sees the tracking number there too', async () => {
+  test('shows every admin page on a desktop, and the parent sees the tracking number there too', async () => {
     await withPage(browser, desktop, async (page) => {
       await signInWithRecoveryCode(page);
       for (const [path, name] of [

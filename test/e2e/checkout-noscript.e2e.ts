@@ -1,9 +1,9 @@
 // Checkout with JavaScript off, on a phone (390x844): card payment cannot work, so the page says
 // so before any field, offers the cart and the catalogue, and shows no form it cannot submit.
 // With JavaScript on the page is unchanged: no notice, the form and the card entry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, test } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
 import { expectToast, pathOf } from './steps.ts';
 
 let shop: Shop;
@@ -11,13 +11,12 @@ let browser: Browser;
 const BOOK = 1;
 const NOTICE = 'Card payment needs JavaScript';
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   shop = await startShop();
-  browser = await launchBrowser();
+  browser = launched;
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
 });
 
@@ -36,8 +35,8 @@ async function precedes(a: Locator, b: Locator): Promise<boolean> {
   return a.evaluate((el, o) => !!o && !!(el.compareDocumentPosition(o) & Node.DOCUMENT_POSITION_FOLLOWING), other);
 }
 
-describe('checkout without JavaScript', () => {
-  it('says card payment needs JavaScript first, offers the cart and the books, and shows no form to fill', async () => {
+test.describe('checkout without JavaScript', () => {
+  test('says card payment needs JavaScript first, offers the cart and the books, and shows no form to fill', async () => {
     await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
       await toCheckout(page);
       const main = page.locator('main');
@@ -61,7 +60,7 @@ describe('checkout without JavaScript', () => {
     });
   });
 
-  it('with JavaScript the notice is not shown and the form and card entry are', async () => {
+  test('with JavaScript the notice is not shown and the form and card entry are', async () => {
     await withPage(browser, phone, async (page) => {
       await toCheckout(page);
       const main = page.locator('main');

@@ -16,9 +16,9 @@
 //  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
 //  9. Guest: the page's complete-order calls fail (a dropped connection, then 500s) after 4242...
 //     is paid; the sandbox's confirm made the order, the page finds it and confirms it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
 
 let shop: Shop;
@@ -33,14 +33,13 @@ const CARDS = {
   threeDSecure: '4000 0025 0000 3155',
 } as const;
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   shop = await startShop();
-  browser = await launchBrowser();
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
 });
 
@@ -248,12 +247,12 @@ async function guestBuysABook(page: Page, device: 'phone' | 'desktop'): Promise<
 // ---------------------------------------------------------------------------------------------
 // On a phone
 
-describe('checkout on a phone', () => {
-  it('a guest buys a book: details, totals, address check, card, confirmation, dashboard', async () => {
+test.describe('checkout on a phone', () => {
+  test('a guest buys a book: details, totals, address check, card, confirmation, dashboard', async () => {
     await withPage(browser, phone, (page) => guestBuysABook(page, 'phone'));
   });
 
-  it('a guest whose card is declined stays on the page and pays with another card', async () => {
+  test('a guest whose card is declined stays on the page and pays with another card', async () => {
     const customer = newCustomer('Bea');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -276,7 +275,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('3D Secure: the bank dialog, authentication completed, the order confirmed', async () => {
+  test('3D Secure: the bank dialog, authentication completed, the order confirmed', async () => {
     const customer = newCustomer('Cleo');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -295,7 +294,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('3D Secure: failed authentication shows Payment Failed, stays on the page and makes no order', async () => {
+  test('3D Secure: failed authentication shows Payment Failed, stays on the page and makes no order', async () => {
     const customer = newCustomer('Edie');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -314,7 +313,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('a signed-in customer pays on /authcheckout, which asks for no account details', async () => {
+  test('a signed-in customer pays on /authcheckout, which asks for no account details', async () => {
     const customer = newCustomer('Fern');
     await withPage(browser, phone, async (page) => {
       await registerAccount(page.context(), shop.baseUrl, customer);
@@ -340,7 +339,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
+  test("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
     const customer = newCustomer('Gus');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -365,7 +364,7 @@ describe('checkout on a phone', () => {
     }, { allow: (problem) => problem.includes('/api/complete-order') });
   });
 
-  it('an address that fails validation offers the right city, which fills the fields', async () => {
+  test('an address that fails validation offers the right city, which fills the fields', async () => {
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
       const wrongCity = { ...PORTLAND, city: 'Seattle' };
@@ -394,7 +393,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('an empty cart at /simple-checkout says so and links back to the books', async () => {
+  test('an empty cart at /simple-checkout says so and links back to the books', async () => {
     await withPage(browser, phone, async (page) => {
       const res = await page.goto(`${shop.baseUrl}/simple-checkout`);
       expect(res?.status()).toBe(200);
@@ -411,8 +410,8 @@ describe('checkout on a phone', () => {
 // ---------------------------------------------------------------------------------------------
 // On a desktop
 
-describe('checkout on a desktop', () => {
-  it('a guest buys a book (screenshots of the checkout with totals and of the confirmation)', async () => {
+test.describe('checkout on a desktop', () => {
+  test('a guest buys a book (screenshots of the checkout with totals and of the confirmation)', async () => {
     await withPage(browser, desktop, (page) => guestBuysABook(page, 'desktop'));
   });
 });

@@ -1,19 +1,18 @@
 // The confirmation email's link, opened signed out on a phone: sign-in first, then that order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { APIRequestContext, Browser } from 'playwright-core';
-import { launchBrowser, openPage, phone, registerAccount, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Browser } from '@playwright/test';
+import { openPage, phone, registerAccount, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { expectToast, newCustomer, PORTLAND } from './steps.ts';
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   shop = await startShop();
-  browser = await launchBrowser();
+  browser = launched;
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
 });
 
@@ -42,8 +41,8 @@ async function paidOrder(customer: ReturnType<typeof newCustomer>): Promise<numb
   }
 }
 
-describe("the confirmation email's link", () => {
-  it('signed out, leads to sign-in and then to that order', async () => {
+test.describe("the confirmation email's link", () => {
+  test('signed out, leads to sign-in and then to that order', async () => {
     const customer = newCustomer('Nell');
     const orderId = await paidOrder(customer);
     await withPage(browser, phone, async (page) => {

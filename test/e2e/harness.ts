@@ -2,7 +2,6 @@
 //
 // startShop()      the real server (src/server.ts) as a child process on a free port with a fresh
 //                  SQLite database; MariaDB/Redis only when E2E_DATABASE_URL / E2E_REDIS_URL are set.
-// launchBrowser()  Debian's Chromium through playwright-core (CHROMIUM_PATH overrides the path).
 // openPage()       a fresh context + page that records console errors, page errors and CSP violations.
 // screenshot(), expectNoAxeViolations(), phone, desktop.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Response } from '@playwright/test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -182,36 +181,7 @@ async function stopChild(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The browser
-
-/** The flags every Chromium here runs with (also `npm run lighthouse`'s): headless, offline-quiet. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
-
-/**
- * Debian's Chromium. playwright-core's launch() gives every browser a fresh, empty profile
- * (a new temp user-data dir it deletes on close), and every openPage() a fresh context,
- * so no cookie or cache carries over between tests.
- */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_ARGS,
-    timeout: 60_000,
-  });
-}
+// Pages (the browser is Playwright's, launched as playwright.config.ts says)
 
 export const phone: BrowserContextOptions = {
   viewport: { width: 390, height: 844 },

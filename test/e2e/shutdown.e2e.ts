@@ -1,11 +1,11 @@
 // The real server process on SIGTERM: a request already in flight still gets its answer,
 // new connections are refused, and the process exits cleanly.
 import { request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { expect, test } from '@playwright/test';
 import { startShop } from './harness.ts';
 
-describe('graceful shutdown', () => {
-  it('finishes an in-flight request after SIGTERM, then exits 0', async () => {
+test.describe('graceful shutdown', () => {
+  test('finishes an in-flight request after SIGTERM, then exits 0', async () => {
     const shop = await startShop();
     const { port } = new URL(shop.baseUrl);
     const body = JSON.stringify({ firstName: 'Ada' });

@@ -13,9 +13,9 @@
 //     and the API a POST /v1/payment_intents for 2748 cents with an Idempotency-Key.
 //  2. A guest whose card is declined: 'Payment Failed' / 'Your card was declined.', still on the
 //     checkout page, no order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
+import { expect, test } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Response } from '@playwright/test';
+import { expectNoAxeViolations, phone, startShop, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
 
@@ -35,7 +35,7 @@ const PORTLAND_TOTAL_CENTS = 27_48;
 const CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
 const DECLINE_MESSAGE = 'Your card was declined.';
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser: launched }) => {
   standIn = await startStripeStandIn();
   shop = await startShop({
     env: {
@@ -45,12 +45,11 @@ beforeAll(async () => {
       STRIPE_API_URL: standIn.url,
     },
   });
-  browser = await launchBrowser();
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await shop?.stop();
   await standIn?.close();
 });
@@ -304,8 +303,8 @@ const intentCreations = (from: number): RecordedRequest[] =>
 
 // ---------------------------------------------------------------------------------------------
 
-describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a phone', () => {
-  it('a guest pays with Stripe.js: billing details, the intent, the CSP, the order confirmation', async () => {
+test.describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a phone', () => {
+  test('a guest pays with Stripe.js: billing details, the intent, the CSP, the order confirmation', async () => {
     const customer = newCustomer('Iris');
     const requestsBefore = standIn.requests.length;
     await withPage(browser, phone, async (page, { context }) => {
@@ -370,7 +369,7 @@ describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a 
     });
   });
 
-  it('a guest whose card Stripe declines sees Payment Failed, stays on the page and gets no order', async () => {
+  test('a guest whose card Stripe declines sees Payment Failed, stays on the page and gets no order', async () => {
     const customer = newCustomer('Juno');
     const requestsBefore = standIn.requests.length;
     await withPage(browser, phone, async (page, { context }) => {
