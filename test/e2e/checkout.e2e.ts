@@ -197,12 +197,14 @@ async function expectNoOrders(page: Page): Promise<void> {
 }
 
 /** A payment that fails leaves the customer on the checkout page, with the Pay button ready again. */
-async function expectPaymentFailed(page: Page, text: string, from = '/simple-checkout'): Promise<void> {
+async function expectPaymentFailed(page: Page, text: string, shot: string): Promise<void> {
   await expectToast(page, 'Payment Failed', text);
   await eventually(() => payButton(page).isEnabled()).toBe(true);
-  // The successful path navigates one second after its toast: wait longer than that.
-  await page.waitForTimeout(1_500);
-  expect(pathOf(page)).toBe(from);
+  await check(page, shot, { fullPage: false });
+  // The successful path navigates one second after its toast; this toast stays five seconds.
+  // Once it has gone, the page has had every chance to leave.
+  await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 10_000 });
+  expect(pathOf(page)).toBe('/simple-checkout');
   expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
   // The reason stays beside the Pay button after the toast has gone.
   expect(await page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${text}`);
@@ -261,8 +263,7 @@ test.describe('checkout on a phone', () => {
       await expectTotals(page, PORTLAND_TOTALS);
 
       await payWith(page, CARDS.declined);
-      await expectPaymentFailed(page, 'Your card was declined.');
-      await check(page, 'phone-checkout-declined', { fullPage: false });
+      await expectPaymentFailed(page, 'Your card was declined.', 'phone-checkout-declined');
       // The account was created before the card was tried; no order came of the payment.
       expect(await orderIds(page, shop.baseUrl)).toEqual([]);
       expect(await page.locator('#co-email').inputValue()).toBe(customer.email);
@@ -306,8 +307,7 @@ test.describe('checkout on a phone', () => {
       const dialog = await expectBankDialog(page);
       await dialog.getByRole('button', { name: 'Fail authentication', exact: true }).click();
       await eventually(() => page.getByRole('dialog', { name: 'Confirm this payment' }).count()).toBe(0);
-      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.');
-      await check(page, 'phone-checkout-3ds-failed', { fullPage: false });
+      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.', 'phone-checkout-3ds-failed');
 
       await expectNoOrders(page);
     });

@@ -387,8 +387,9 @@ test.describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), 
       expect(fake.confirmations[0]!.card).toMatchObject({ type: 'card', number: CARDS.declined });
       expect(fake.answers).toEqual([{ error: expect.objectContaining({ code: 'card_declined', message: DECLINE_MESSAGE }) }]);
 
-      // The successful path navigates one second after its toast: wait longer than that.
-      await page.waitForTimeout(1_500);
+      // The successful path navigates one second after its toast; this toast stays five
+      // seconds. Once it has gone, the page has had every chance to leave.
+      await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 10_000 });
       expect(pathOf(page)).toBe('/simple-checkout');
       expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
       expect(await page.locator('#co-email').inputValue()).toBe(customer.email);
