@@ -2,17 +2,15 @@
 // profile, sign out; five wrong passwords -> /failedlogin; the email check's other answers; axe and
 // screenshots of the login page (both tabs, the forgot-password dialog, a failed sign-in), the
 // security alert and every dashboard tab; /login and /dashboard on a desktop too.
-import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import {
   desktop,
   expectNoAxeViolations,
   isDocumentError,
-  
   phone,
   registerAccount,
   screenshot,
-  startShop,
   submitAndFollow,
   submitForm,
   withPage,
@@ -21,16 +19,14 @@ import {
 } from './harness.ts';
 import { eventually, expectToast, pathOf } from './steps.ts';
 
+test.use({ shopFor: 'accounts' });
+
 let shop: Shop;
 let browser: Browser;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------

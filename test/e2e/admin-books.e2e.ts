@@ -1,13 +1,15 @@
 // The back office's books, in Chromium: an operator adds a book through the form (after one
 // refused attempt that shows its messages), gives it a cover, and sees both in the catalogue, on a phone (390x844)
 // and a desktop; the books list, the low-stock view, the settings and the form pass axe.
-import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, test } from '@playwright/test';
+import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, isDocumentError, phone, screenshot, startShop, submitAndFollow, submitForm, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, isDocumentError, phone, screenshot, submitAndFollow, submitForm, withPage, type Shop } from './harness.ts';
+
+test.use({ shopFor: 'admin-books' });
 
 let shop: Shop;
 let browser: Browser;
@@ -16,15 +18,14 @@ let operator: Operator;
 /** Each sign-in uses the authenticator's code one step later: a code works once. */
 let step = 0;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db, { email: 'books@littlelantern.example' });
   browser = launched;
 });
 test.afterAll(async () => {
   await db?.destroy();
-  await shop?.stop();
 });
 
 /** A 1200x1800 cover drawn as SVG and turned into a JPEG by sharp: no binary fixture. */

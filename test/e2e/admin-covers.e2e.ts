@@ -3,21 +3,23 @@
 // 390x844 and on a desktop, each screen fetching the smallest stored width that fills its slot.
 // axe and a screenshot on the cover page, before and after, and on the refusal.
 import sharp from 'sharp';
-import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, test } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import type { Book } from './steps.ts';
+
+test.use({ shopFor: 'admin-covers' });
 
 let shop: Shop;
 let browser: Browser;
 let db: Db;
 let operator: Operator;
 let book: Book;
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
   // The operator goes straight into the shop's database, enrolled, as test/helpers/operator.ts does for the API tests.
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
@@ -26,7 +28,6 @@ test.beforeAll(async ({ browser: launched }) => {
 });
 test.afterAll(async () => {
   await db?.destroy();
-  await shop?.stop();
 });
 
 /** A 1200x1800 cover drawn as SVG and turned into a JPEG by sharp: no binary fixture. */

@@ -1,13 +1,15 @@
 // The numbers on the /admin home in Chromium, at 390x844 and on a desktop: the revenue and
 // orders charts and their table over 30 and 90 days, the export forms and a CSV download; axe clean, no
 // sideways scrolling, a screenshot of each (admin-numbers-*.png).
-import type { Browser, Page } from '@playwright/test';
-import { expect, test } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { insertCustomer, insertOrder } from '../helpers/admin-fixtures.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
+
+test.use({ shopFor: 'admin-numbers' });
 
 const DAY = 86_400_000;
 
@@ -17,8 +19,8 @@ let db: Db;
 let operator: Operator;
 let codeStep = 0;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
   // The server's own database, written beside it: an operator and a few weeks of orders.
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
@@ -34,7 +36,6 @@ test.beforeAll(async ({ browser: launched }) => {
 
 test.afterAll(async () => {
   await db?.destroy();
-  await shop?.stop();
 });
 
 /** Signs the operator in with the password and a fresh code (each code works once). */

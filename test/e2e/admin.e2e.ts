@@ -7,17 +7,17 @@
 //  4. On a desktop, signed in with a recovery code: every admin page, and the parent's dashboard.
 // axe, a screenshot and no sideways scrolling on every page.
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from '@playwright/test';
 import supertest from 'supertest';
-import { expect, test } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { placePaidOrder } from '../helpers/orders.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
-import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
+
+test.use({ shopFor: 'admin' });
 
 const EMAIL = 'owner@littlelantern.example';
 const PASSWORD = 'a-lantern-for-olive';
@@ -25,17 +25,14 @@ const PASSWORD = 'a-lantern-for-olive';
 let shop: Shop;
 let browser: Browser;
 let dataDir: string;
-test.beforeAll(async ({ browser: launched }) => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-admin-'));
-  shop = await startShop({ env: { DATA_DIR: dataDir } });
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  // admin:create works on the shop's own database.
+  dataDir = shop.env.DATA_DIR!;
   browser = launched;
   order = await placeOrder();
   await sendContactMessage();
 });
-test.afterAll(async () => {
-  await shop?.stop();
-});
-
 /** `npm run admin:create` against the running shop's database; returns the printed one-time password. */
 async function adminCreate(): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'), DOTENV_CONFIG_QUIET: 'true' };

@@ -1,20 +1,18 @@
 // Browsing journeys: home -> catalogue -> book, the static pages and the 404 page,
 // on a phone and a desktop, with axe on every page, plus the same journey without JavaScript.
-import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
-import { desktop, expectNoAxeViolations, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
+
+test.use({ shopFor: 'browse' });
 
 let shop: Shop;
 let browser: Browser;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 /** Home -> 'Explore Our Collection' -> catalogue -> first book. Returns nothing; asserts as it goes. */

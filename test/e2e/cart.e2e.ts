@@ -1,22 +1,22 @@
 // Cart journeys: add from a book page and a catalogue card, change quantities, remove, total,
 // clear and checkout in the drawer (phone and desktop, with axe), the cart across a reload,
 // the plain-HTML cart without JavaScript, and the rule that React loads only when the drawer is wanted.
-import { expect, test } from '@playwright/test';
-import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import {
   builtAssets,
   desktop,
   expectNoAxeViolations,
-  
   phone,
   registerAccount,
   screenshot,
-  startShop,
   submitAndFollow,
   withPage,
   type Shop,
 } from './harness.ts';
 import { eventually, expectToast, pathOf, type Book } from './steps.ts';
+
+test.use({ shopFor: 'cart' });
 
 let shop: Shop;
 let browser: Browser;
@@ -25,18 +25,14 @@ let browser: Browser;
 let bookA: Book;
 let bookB: Book;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
   const res = await fetch(`${shop.baseUrl}/api/books`);
   expect(res.status).toBe(200);
   const plenty = ((await res.json()) as Book[]).filter((book) => book.inStock > 5);
   expect(plenty.length).toBeGreaterThanOrEqual(2);
   [bookA, bookB] = plenty as [Book, Book];
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------

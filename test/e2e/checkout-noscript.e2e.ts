@@ -1,23 +1,21 @@
 // Checkout with JavaScript off, on a phone (390x844): card payment cannot work, so the page says
 // so before any field, offers the cart and the catalogue, and shows no form it cannot submit.
 // With JavaScript on the page is unchanged: no notice, the form and the card entry.
-import { expect, test } from '@playwright/test';
-import type { Browser, Locator, Page } from '@playwright/test';
-import { phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { phone, screenshot, withPage, type Shop } from './harness.ts';
 import { expectToast, pathOf } from './steps.ts';
+
+test.use({ shopFor: 'checkout-noscript' });
 
 let shop: Shop;
 let browser: Browser;
 const BOOK = 1;
 const NOTICE = 'Card payment needs JavaScript';
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 /** Adds the book with the page's own form and opens the guest checkout. */

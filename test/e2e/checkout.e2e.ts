@@ -16,10 +16,12 @@
 //  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
 //  9. Guest: the page's complete-order calls fail (a dropped connection, then 500s) after 4242...
 //     is paid; the sandbox's confirm made the order, the page finds it and confirms it.
-import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
-import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
+
+test.use({ shopFor: 'checkout' });
 
 let shop: Shop;
 let browser: Browser;
@@ -33,14 +35,10 @@ const CARDS = {
   threeDSecure: '4000 0025 0000 3155',
 } as const;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,19 +1,17 @@
 // The confirmation email's link, opened signed out on a phone: sign-in first, then that order.
-import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Browser } from '@playwright/test';
-import { openPage, phone, registerAccount, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { expect, type APIRequestContext, type Browser } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { openPage, phone, registerAccount, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { expectToast, newCustomer, PORTLAND } from './steps.ts';
+
+test.use({ shopFor: 'confirmation-link' });
 
 let shop: Shop;
 let browser: Browser;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 /** Sends JSON with the session's current CSRF token and expects `status`. */

@@ -44,6 +44,8 @@ export async function freePort(): Promise<number> {
 }
 
 export interface StartShopOptions {
+  /** Prefixes the server's output under E2E_VERBOSE. */
+  name?: string;
   timeoutMs?: number;
   /**
    * Extra environment variables for the server, applied over the defaults above (e.g. Stripe
@@ -52,7 +54,7 @@ export interface StartShopOptions {
   env?: Record<string, string>;
 }
 
-export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
+export async function startShop({ name = 'shop', timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -61,7 +63,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   delete env.REDIS_URL;
   delete env.SESSION_SECRET;
   delete env.PUBLIC_URL;
-  for (const name of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[name];
+  for (const variable of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[variable];
   Object.assign(env, {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -86,7 +88,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   let log = '';
   const collect = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-20_000);
-    if (process.env.E2E_VERBOSE) process.stderr.write(`[shop] ${chunk.toString('utf8')}`);
+    if (process.env.E2E_VERBOSE) process.stderr.write(`[${name}] ${chunk.toString('utf8')}`);
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);

@@ -7,23 +7,21 @@
 // Only page.keyboard moves focus or types. After every key press the focused element must show
 // a focus ring (an outline or a box-shadow ring at least 2px wide, at least 3:1 against what is
 // behind it) and sit inside the viewport.
-import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
-import { desktop, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, phone, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
+
+test.use({ shopFor: 'keyboard' });
 
 let shop: Shop;
 let browser: Browser;
 let book: Book;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,21 +1,19 @@
 // A parent on a phone (390x844): messages never cover the header's controls, with or without
 // JavaScript, and every control is big enough to tap.
-import { expect, test } from '@playwright/test';
-import type { Browser, Locator, Page } from '@playwright/test';
-import { phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { phone, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast } from './steps.ts';
+
+test.use({ shopFor: 'phone' });
 
 let shop: Shop;
 let browser: Browser;
 const BOOK = 1;
 
-test.beforeAll(async ({ browser: launched }) => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   browser = launched;
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
 });
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -13,11 +13,12 @@
 //     and the API a POST /v1/payment_intents for 2748 cents with an Idempotency-Key.
 //  2. A guest whose card is declined: 'Payment Failed' / 'Your card was declined.', still on the
 //     checkout page, no order.
-import { expect, test } from '@playwright/test';
-import type { Browser, BrowserContext, Page, Response } from '@playwright/test';
-import { expectNoAxeViolations, phone, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type BrowserContext, type Page, type Response } from '@playwright/test';
+import { test as shopTest } from './fixtures.ts';
+import { expectNoAxeViolations, phone, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
+
 
 const PUBLISHABLE_KEY = 'pk_test_e2e';
 const WEBHOOK_SECRET = 'whsec_e2e';
@@ -35,23 +36,29 @@ const PORTLAND_TOTAL_CENTS = 27_48;
 const CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
 const DECLINE_MESSAGE = 'Your card was declined.';
 
-test.beforeAll(async ({ browser: launched }) => {
-  standIn = await startStripeStandIn();
-  shop = await startShop({
-    env: {
-      STRIPE_SECRET_KEY: standIn.secretKey,
-      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
+// The Stripe stand-in runs in the worker, and the file's shop talks to it.
+const test = shopTest.extend<object, { standIn: StripeStandIn }>({
+  standIn: [
+    async ({}, use) => {
+      const running = await startStripeStandIn();
+      await use(running);
+      await running.close();
     },
-  });
+    { scope: 'worker' },
+  ],
+  shopEnv: [
+    async ({ standIn: running }, use) =>
+      use({ STRIPE_SECRET_KEY: running.secretKey, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: running.url }),
+    { scope: 'worker' },
+  ],
+});
+test.use({ shopFor: 'stripe-checkout' });
+
+test.beforeAll(async ({ browser: launched, shop: started, standIn: running }) => {
+  standIn = running;
+  shop = started;
   browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-test.afterAll(async () => {
-  await shop?.stop();
-  await standIn?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
