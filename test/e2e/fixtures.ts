@@ -1,6 +1,6 @@
 // The browser journeys' `test`: Playwright's, plus the shop a file runs against and its mail.
 import { test as base } from '@playwright/test';
-import { startShop, type Shop } from './harness.ts';
+import { freePortInLane, startShop, type Shop } from './harness.ts';
 import { mailbox, type Mailbox } from './mailbox.ts';
 
 interface ShopOptions {
@@ -26,8 +26,9 @@ export const test = base.extend<object, ShopOptions & ShopFixtures>({
   shopFor: ['', { scope: 'worker', option: true }],
   shopEnv: [{}, { scope: 'worker', option: true }],
   shop: [
-    async ({ shopFor, shopEnv }, use) => {
-      const shop = await startShop({ name: shopFor, env: shopEnv });
+    async ({ shopFor, shopEnv }, use, workerInfo) => {
+      const port = await freePortInLane(workerInfo.parallelIndex, workerInfo.config.workers);
+      const shop = await startShop({ name: shopFor, port, env: shopEnv });
       await use(shop);
       // Throws unless the shop shut down cleanly on SIGTERM: that fails the run.
       await shop.stop();

@@ -30,6 +30,19 @@ export interface Shop {
   stop(): Promise<void>;
 }
 
+/**
+ * A free port whose remainder modulo `of` is `lane`. Workers starting shops at the same moment
+ * would otherwise be handed the same just-released port, and one would take the other's
+ * /healthz for its own.
+ */
+export async function freePortInLane(lane: number, of: number): Promise<number> {
+  for (let tries = 0; tries < 1000; tries++) {
+    const port = await freePort();
+    if (port % of === lane % of) return port;
+  }
+  throw new Error(`no free port with remainder ${lane % of} modulo ${of}`);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -46,6 +59,8 @@ export async function freePort(): Promise<number> {
 export interface StartShopOptions {
   /** Prefixes the server's output under E2E_VERBOSE. */
   name?: string;
+  /** Where to listen (a free port by default). */
+  port?: number;
   timeoutMs?: number;
   /**
    * Extra environment variables for the server, applied over the defaults above (e.g. Stripe
@@ -54,8 +69,8 @@ export interface StartShopOptions {
   env?: Record<string, string>;
 }
 
-export async function startShop({ name = 'shop', timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
-  const port = await freePort();
+export async function startShop({ name = 'shop', port: givenPort, timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
+  const port = givenPort ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
   // The server sees exactly this configuration, whatever the shell or a developer's .env holds.
