@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,16 +31,30 @@ export interface Shop {
 }
 
 /**
- * A free port whose remainder modulo `of` is `lane`. Workers starting shops at the same moment
- * would otherwise be handed the same just-released port, and one would take the other's
- * /healthz for its own.
+ * A free port in lane `lane` of `of` (half the port number, modulo `of`: Linux hands out odd
+ * ports for listening, so the port itself would put them all in one lane). Workers starting
+ * shops at the same moment would otherwise be handed the same just-released port (the system
+ * gives it out again at once), and one would take the other's /healthz for its own. The ports
+ * tried are held until one fits, so each try is a different port.
  */
 export async function freePortInLane(lane: number, of: number): Promise<number> {
-  for (let tries = 0; tries < 1000; tries++) {
-    const port = await freePort();
-    if (port % of === lane % of) return port;
+  const held: Server[] = [];
+  try {
+    for (let tries = 0; tries < 1000; tries++) {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+      held.push(server);
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      if (port && (port >> 1) % of === lane % of) return port;
+    }
+    throw new Error(`no free port in lane ${lane % of} of ${of}`);
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
   }
-  throw new Error(`no free port with remainder ${lane % of} modulo ${of}`);
 }
 
 export async function freePort(): Promise<number> {
