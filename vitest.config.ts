@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm test`: unit, API and component tests. Browser journeys live in vitest.e2e.config.ts.
+// `npm test`: unit, API and component tests. Browser journeys run under Playwright (playwright.config.ts).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

@@ -5,7 +5,7 @@
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/harness.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/chromium.ts';
 import { startProductionServer, type ProductionServer } from '../test/helpers/production-server.ts';
 import { CATEGORIES, formatReport, gateFailures, reportPage, type LighthouseResult, type PageReport } from './lighthouse-report.ts';
 

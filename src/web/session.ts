@@ -85,7 +85,9 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       await db('sessions').select('sid').limit(1);
     },
     close: () => {
-      clearTimeout((knexStore as unknown as { nextDbCleanup?: NodeJS.Timeout }).nextDbCleanup);
+      // A sweep running now schedules the next one when it ends, unless the interval is 0.
+      knexStore.options.cleanupInterval = 0;
+      clearTimeout(knexStore.nextDbCleanup);
       return Promise.resolve();
     },
   };

@@ -4,38 +4,34 @@
 // and leaves a screenshot as a11y-<viewport>-<state>.png. The admin pages: admin.e2e.ts.
 //
 // Adding a page is one line in STATES: a name and a function that gets a fresh page there.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import type { Mailbox } from './mailbox.ts';
 import {
   desktop,
   expectNoAxeViolations,
   isDocumentError,
-  launchBrowser,
   phone,
   registerAccount,
   screenshot,
-  startShop,
   submitForm,
   withPage,
   type Shop,
 } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
+test.use({ shopFor: 'a11y' });
+
 let shop: Shop;
 let browser: Browser;
+let mail: Mailbox;
 let book: Book;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started, mail: mailed }) => {
+  shop = started;
+  mail = mailed;
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -85,21 +81,8 @@ async function payAsGuest(page: Page, card: string): Promise<void> {
   await page.locator('button.pay-button').click();
 }
 
-/** The newest reset link mailed (as an .eml file) to `email`. */
-async function resetLinkFor(email: string): Promise<string> {
-  const dir = path.join(shop.env.DATA_DIR!, 'mail');
-  const find = async () => {
-    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
-    for (const file of files.reverse()) {
-      const text = (await readFile(path.join(dir, file), 'utf8')).replace(/=\r?\n/g, '');
-      const link = /\/reset-password\/[\w-]+/.exec(text);
-      if (text.includes(email) && link) return link[0];
-    }
-    return '';
-  };
-  await eventually(find).not.toBe('');
-  return find();
-}
+/** The newest reset link mailed to `email`. */
+const resetLinkFor = (email: string) => mail.latestLink(email, /\/reset-password\/[\w-]+/);
 
 interface State {
   name: string;
@@ -211,9 +194,9 @@ const VIEWPORTS: Array<[string, BrowserContextOptions]> = [
 ];
 
 for (const [viewport, options] of VIEWPORTS) {
-  describe(`axe at ${viewport} size`, () => {
+  test.describe(`axe at ${viewport} size`, () => {
     for (const state of STATES) {
-      it(state.name, async () => {
+      test(state.name, async () => {
         await withPage(
           browser,
           options,

@@ -2,17 +2,15 @@
 // profile, sign out; five wrong passwords -> /failedlogin; the email check's other answers; axe and
 // screenshots of the login page (both tabs, the forgot-password dialog, a failed sign-in), the
 // security alert and every dashboard tab; /login and /dashboard on a desktop too.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import {
   desktop,
   expectNoAxeViolations,
   isDocumentError,
-  launchBrowser,
   phone,
   registerAccount,
   screenshot,
-  startShop,
   submitAndFollow,
   submitForm,
   withPage,
@@ -21,17 +19,14 @@ import {
 } from './harness.ts';
 import { eventually, expectToast, pathOf } from './steps.ts';
 
+test.use({ shopFor: 'accounts' });
+
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -173,8 +168,8 @@ const allowFailedSignIn = { allow: isDocumentError('/login', 401) };
 // ---------------------------------------------------------------------------------------------
 // On a phone
 
-describe('accounts on a phone', () => {
-  it('signs up, signs out, signs in, edits the first name and signs out', async () => {
+test.describe('accounts on a phone', () => {
+  test('signs up, signs out, signs in, edits the first name and signs out', async () => {
     const account = newAccount('Ada');
     await withPage(browser, phone, async (page) => {
       await signUp(page, account);
@@ -186,7 +181,7 @@ describe('accounts on a phone', () => {
     });
   });
 
-  it('the live email check flags a registered address and an invalid one', async () => {
+  test('the live email check flags a registered address and an invalid one', async () => {
     const registered = newAccount('Bea');
     await withPage(browser, phone, async (page) => {
       await registerElsewhere(registered);
@@ -202,7 +197,7 @@ describe('accounts on a phone', () => {
     });
   });
 
-  it('sends an account to the security alert after five wrong passwords in a row', async () => {
+  test('sends an account to the security alert after five wrong passwords in a row', async () => {
     const account = newAccount('Cleo');
     await withPage(
       browser,
@@ -221,7 +216,7 @@ describe('accounts on a phone', () => {
     );
   });
 
-  it('the login page passes axe on both tabs and with the forgot-password dialog open', async () => {
+  test('the login page passes axe on both tabs and with the forgot-password dialog open', async () => {
     await withPage(browser, phone, async (page) => {
       await openLogin(page);
       await check(page, 'phone-login-signin');
@@ -246,7 +241,7 @@ describe('accounts on a phone', () => {
     });
   });
 
-  it('the login form in its error state (a wrong password) passes axe', async () => {
+  test('the login form in its error state (a wrong password) passes axe', async () => {
     const account = newAccount('Dora');
     await withPage(
       browser,
@@ -261,7 +256,7 @@ describe('accounts on a phone', () => {
     );
   });
 
-  it('every dashboard tab passes axe, with the password form open too', async () => {
+  test('every dashboard tab passes axe, with the password form open too', async () => {
     const account = newAccount('Edie');
     await withPage(browser, phone, async (page) => {
       await registerAccount(page.context(), shop.baseUrl, account);
@@ -290,8 +285,8 @@ describe('accounts on a phone', () => {
 // ---------------------------------------------------------------------------------------------
 // On a desktop
 
-describe('accounts on a desktop', () => {
-  it('shows /login and /dashboard', async () => {
+test.describe('accounts on a desktop', () => {
+  test('shows /login and /dashboard', async () => {
     const account = newAccount('Fern');
     await withPage(browser, desktop, async (page) => {
       await openLogin(page);

@@ -1,13 +1,15 @@
 // The back office's books, in Chromium: an operator adds a book through the form (after one
 // refused attempt that shows its messages), gives it a cover, and sees both in the catalogue, on a phone (390x844)
 // and a desktop; the books list, the low-stock view, the settings and the form pass axe.
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, isDocumentError, launchBrowser, phone, screenshot, startShop, submitAndFollow, submitForm, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, isDocumentError, phone, screenshot, submitAndFollow, submitForm, withPage, type Shop } from './harness.ts';
+
+test.use({ shopFor: 'admin-books' });
 
 let shop: Shop;
 let browser: Browser;
@@ -16,16 +18,14 @@ let operator: Operator;
 /** Each sign-in uses the authenticator's code one step later: a code works once. */
 let step = 0;
 
-beforeAll(async () => {
-  shop = await startShop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db, { email: 'books@littlelantern.example' });
-  browser = await launchBrowser();
+  browser = launched;
 });
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await db?.destroy();
-  await shop?.stop();
 });
 
 /** A 1200x1800 cover drawn as SVG and turned into a JPEG by sharp: no binary fixture. */
@@ -104,12 +104,12 @@ async function addsABook(viewport: BrowserContextOptions, size: string, title: s
   });
 }
 
-describe('books in the back office', () => {
-  it('an operator adds a book on a phone, and a parent sees it in the catalogue', async () => {
+test.describe('books in the back office', () => {
+  test('an operator adds a book on a phone, and a parent sees it in the catalogue', async () => {
     await addsABook(phone, 'phone', 'The Lighthouse Cat', '978-0-306-40615-7');
   });
 
-  it('an operator adds a book on a desktop, and a parent sees it in the catalogue', async () => {
+  test('an operator adds a book on a desktop, and a parent sees it in the catalogue', async () => {
     await addsABook(desktop, 'desktop', 'The Harbour Owl', '9781402894626');
   });
 });

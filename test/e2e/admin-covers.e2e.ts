@@ -3,31 +3,31 @@
 // 390x844 and on a desktop, each screen fetching the smallest stored width that fills its slot.
 // axe and a screenshot on the cover page, before and after, and on the refusal.
 import sharp from 'sharp';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import type { Book } from './steps.ts';
+
+test.use({ shopFor: 'admin-covers' });
 
 let shop: Shop;
 let browser: Browser;
 let db: Db;
 let operator: Operator;
 let book: Book;
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
   // The operator goes straight into the shop's database, enrolled, as test/helpers/operator.ts does for the API tests.
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db);
   book = ((await (await fetch(`${shop.baseUrl}/api/books`)).json()) as Book[])[0]!;
 });
-afterAll(async () => {
+test.afterAll(async () => {
   await db?.destroy();
-  await browser?.close();
-  await shop?.stop();
 });
 
 /** A 1200x1800 cover drawn as SVG and turned into a JPEG by sharp: no binary fixture. */
@@ -65,8 +65,8 @@ async function smallestThatFits(slot: number): Promise<number> {
   return widths.find((w) => w >= slot) ?? Math.max(...widths);
 }
 
-describe('a new cover', () => {
-  it('is uploaded by an operator on a desktop, after a file that is not an image is refused', async () => {
+test.describe('a new cover', () => {
+  test('is uploaded by an operator on a desktop, after a file that is not an image is refused', async () => {
     await withPage(browser, desktop, async (page) => {
       await signInAsOperator(page);
       expect((await page.goto(`${shop.baseUrl}/admin/books/${book.id}/cover`))?.status()).toBe(200);
@@ -90,7 +90,7 @@ describe('a new cover', () => {
     }, { allow: (problem) => problem.includes('status of 422') });
   });
 
-  it('has a cover page that fits a phone', async () => {
+  test('has a cover page that fits a phone', async () => {
     await withPage(browser, phone, async (page) => {
       await signInAsOperator(page, Date.now() + 30_000);
       expect((await page.goto(`${shop.baseUrl}/admin/books/${book.id}/cover`))?.status()).toBe(200);
@@ -102,7 +102,7 @@ describe('a new cover', () => {
   });
 
   for (const [name, viewport] of [['phone', phone], ['desktop', desktop]] as const) {
-    it(`shows in the catalogue and on the book page, at the smallest width that fits (${name})`, async () => {
+    test(`shows in the catalogue and on the book page, at the smallest width that fits (${name})`, async () => {
       await withPage(browser, viewport, async (page) => {
         await page.goto(`${shop.baseUrl}/books`);
         const card = page.locator(`.book-card:has(a[href="/books/${book.id}"]) img`);

@@ -1,13 +1,15 @@
 // The numbers on the /admin home in Chromium, at 390x844 and on a desktop: the revenue and
 // orders charts and their table over 30 and 90 days, the export forms and a CSV download; axe clean, no
 // sideways scrolling, a screenshot of each (admin-numbers-*.png).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { insertCustomer, insertOrder } from '../helpers/admin-fixtures.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
+
+test.use({ shopFor: 'admin-numbers' });
 
 const DAY = 86_400_000;
 
@@ -17,9 +19,9 @@ let db: Db;
 let operator: Operator;
 let codeStep = 0;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
   // The server's own database, written beside it: an operator and a few weeks of orders.
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db);
@@ -32,10 +34,8 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await db?.destroy();
-  await browser?.close();
-  await shop?.stop();
 });
 
 /** Signs the operator in with the password and a fresh code (each code works once). */
@@ -55,9 +55,9 @@ async function check(page: Page, name: string): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
-describe('the numbers on the /admin home', () => {
+test.describe('the numbers on the /admin home', () => {
   for (const [size, viewport] of [['phone', phone], ['desktop', desktop]] as const) {
-    it(`shows the charts and their table, 30 and 90 days, at ${size} size`, async () => {
+    test(`shows the charts and their table, 30 and 90 days, at ${size} size`, async () => {
       await withPage(browser, viewport, async (page) => {
         await signIn(page);
         const chart = page.getByRole('img', { name: 'Revenue per day, last 30 days' });

@@ -7,17 +7,17 @@
 //  4. On a desktop, signed in with a recovery code: every admin page, and the parent's dashboard.
 // axe, a screenshot and no sideways scrolling on every page.
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
 import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import { placePaidOrder } from '../helpers/orders.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, ROOT, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
+
+test.use({ shopFor: 'admin' });
 
 const EMAIL = 'owner@littlelantern.example';
 const PASSWORD = 'a-lantern-for-olive';
@@ -25,18 +25,14 @@ const PASSWORD = 'a-lantern-for-olive';
 let shop: Shop;
 let browser: Browser;
 let dataDir: string;
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-admin-'));
-  shop = await startShop({ env: { DATA_DIR: dataDir } });
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  // admin:create works on the shop's own database.
+  dataDir = shop.env.DATA_DIR!;
+  browser = launched;
   order = await placeOrder();
   await sendContactMessage();
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
-
 /** `npm run admin:create` against the running shop's database; returns the printed one-time password. */
 async function adminCreate(): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'), DOTENV_CONFIG_QUIET: 'true' };
@@ -103,8 +99,8 @@ async function parentSeesTracking(page: Page, name: string): Promise<void> {
   await expect(page.locator('main').innerText()).resolves.toContain(TRACKING);
 }
 
-describe('the shop admin', () => {
-  it('from admin:create to the status page, on a desktop', async () => {
+test.describe('the shop admin', () => {
+  test('from admin:create to the status page, on a desktop', async () => {
     const oneTime = await adminCreate();
     await withPage(browser, desktop, async (page) => {
       await signIn(page, oneTime, '/change-password');
@@ -132,7 +128,7 @@ describe('the shop admin', () => {
     });
   });
 
-  it('signs in again on a phone with a code and reads the status page', async () => {
+  test('signs in again on a phone with a code and reads the status page', async () => {
     expect(secret).not.toBe('');
     await withPage(browser, phone, async (page) => {
       await signIn(page, PASSWORD, '/admin/two-factor');
@@ -147,7 +143,7 @@ describe('the shop admin', () => {
     });
   });
 
-  it('ships a paid order on a phone, and the parent sees the tracking number', async () => {
+  test('ships a paid order on a phone, and the parent sees the tracking number', async () => {
     await withPage(browser, phone, async (page) => {
       await signInWithRecoveryCode(page);
       await Promise.all([page.waitForURL((url) => url.pathname === '/admin/orders'), page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click()]);
@@ -166,7 +162,7 @@ describe('the shop admin', () => {
     await withPage(browser, phone, (page) => parentSeesTracking(page, 'phone'));
   });
 
-  it('shows every admin page on a desktop, and the parent sees the tracking number there too', async () => {
+  test('shows every admin page on a desktop, and the parent sees the tracking number there too', async () => {
     await withPage(browser, desktop, async (page) => {
       await signInWithRecoveryCode(page);
       for (const [path, name] of [

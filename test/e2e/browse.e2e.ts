@@ -1,21 +1,18 @@
 // Browsing journeys: home -> catalogue -> book, the static pages and the 404 page,
 // on a phone and a desktop, with axe on every page, plus the same journey without JavaScript.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, expectNoAxeViolations, phone, screenshot, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
+
+test.use({ shopFor: 'browse' });
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
 });
 
 /** Home -> 'Explore Our Collection' -> catalogue -> first book. Returns nothing; asserts as it goes. */
@@ -67,8 +64,8 @@ for (const [device, options] of [
   ['phone', phone],
   ['desktop', desktop],
 ] as const) {
-  describe(`on a ${device}`, () => {
-    it('goes from the home page through the catalogue to a book', async () => {
+  test.describe(`on a ${device}`, () => {
+    test('goes from the home page through the catalogue to a book', async () => {
       await withPage(browser, options, (page) => homeToBook(page, { name: device, axe: true }));
     });
 
@@ -79,7 +76,7 @@ for (const [device, options] of [
       ['/privacy', 'Privacy Policy'],
       ['/copyrighttrademark', 'Copyright'],
     ] as const) {
-      it(`shows ${pagePath}`, async () => {
+      test(`shows ${pagePath}`, async () => {
         await withPage(browser, options, async (page) => {
           const res = await page.goto(shop.baseUrl + pagePath);
           expect(res?.status()).toBe(200);
@@ -92,7 +89,7 @@ for (const [device, options] of [
       });
     }
 
-    it('answers an unknown path with a 404 page', async () => {
+    test('answers an unknown path with a 404 page', async () => {
       const missing = `/no-such-page-${device}`;
       await withPage(
         browser,
@@ -112,8 +109,8 @@ for (const [device, options] of [
   });
 }
 
-describe('with JavaScript disabled', () => {
-  it('the home -> catalogue -> book journey still reads correctly', async () => {
+test.describe('with JavaScript disabled', () => {
+  test('the home -> catalogue -> book journey still reads correctly', async () => {
     await withPage(browser, { ...desktop, javaScriptEnabled: false }, (page) => homeToBook(page, { name: 'nojs', axe: false }));
   });
 });

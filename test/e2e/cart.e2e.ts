@@ -1,22 +1,22 @@
 // Cart journeys: add from a book page and a catalogue card, change quantities, remove, total,
 // clear and checkout in the drawer (phone and desktop, with axe), the cart across a reload,
 // the plain-HTML cart without JavaScript, and the rule that React loads only when the drawer is wanted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
 import {
   builtAssets,
   desktop,
   expectNoAxeViolations,
-  launchBrowser,
   phone,
   registerAccount,
   screenshot,
-  startShop,
   submitAndFollow,
   withPage,
   type Shop,
 } from './harness.ts';
 import { eventually, expectToast, pathOf, type Book } from './steps.ts';
+
+test.use({ shopFor: 'cart' });
 
 let shop: Shop;
 let browser: Browser;
@@ -25,19 +25,14 @@ let browser: Browser;
 let bookA: Book;
 let bookB: Book;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
   const res = await fetch(`${shop.baseUrl}/api/books`);
   expect(res.status).toBe(200);
   const plenty = ((await res.json()) as Book[]).filter((book) => book.inStock > 5);
   expect(plenty.length).toBeGreaterThanOrEqual(2);
   [bookA, bookB] = plenty as [Book, Book];
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -178,8 +173,8 @@ for (const [device, options] of [
   ['phone', phone],
   ['desktop', desktop],
 ] as const) {
-  describe(`the cart on a ${device}`, () => {
-    it('adds from a book page, changes quantities in the drawer and removes the last copy', async () => {
+  test.describe(`the cart on a ${device}`, () => {
+    test('adds from a book page, changes quantities in the drawer and removes the last copy', async () => {
       await withPage(browser, options, async (page) => {
         await openBook(page, bookA);
         await expectNoBadge(page);
@@ -205,7 +200,7 @@ for (const [device, options] of [
       });
     });
 
-    it('totals two books, closes on Escape, clears the cart and goes to checkout', async () => {
+    test('totals two books, closes on Escape, clears the cart and goes to checkout', async () => {
       await withPage(
         browser,
         options,
@@ -248,7 +243,7 @@ for (const [device, options] of [
       );
     });
 
-    it('keeps the cart across a reload', async () => {
+    test('keeps the cart across a reload', async () => {
       await withPage(browser, options, async (page) => {
         await openBook(page, bookB);
         await addFromBookPage(page, bookB, 3);
@@ -261,7 +256,7 @@ for (const [device, options] of [
       });
     });
 
-    it('loads no React chunk before the cart button is used, and the drawer chunk after', async () => {
+    test('loads no React chunk before the cart button is used, and the drawer chunk after', async () => {
       const { entryScript, chunk } = builtAssets();
       const drawerChunk = chunk('islands/cart-drawer/mount.tsx');
       const emailCheckChunk = chunk('islands/email-check/mount.tsx');
@@ -288,8 +283,8 @@ for (const [device, options] of [
   });
 }
 
-describe('the cart when signed in', () => {
-  it('sends a customer to /authcheckout', async () => {
+test.describe('the cart when signed in', () => {
+  test('sends a customer to /authcheckout', async () => {
     await withPage(
       browser,
       desktop,
@@ -309,8 +304,8 @@ describe('the cart when signed in', () => {
 // ---------------------------------------------------------------------------------------------
 // Without JavaScript: the book page's form posts, and /cart is a page of forms
 
-describe('the cart with JavaScript disabled', () => {
-  it('adds from the book page, shows the line on /cart, updates it and removes it', async () => {
+test.describe('the cart with JavaScript disabled', () => {
+  test('adds from the book page, shows the line on /cart, updates it and removes it', async () => {
     await withPage(browser, { ...desktop, javaScriptEnabled: false }, async (page) => {
       await openBook(page, bookA);
       const form = page.locator('form[data-add-to-cart]');

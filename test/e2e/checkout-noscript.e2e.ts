@@ -1,24 +1,21 @@
 // Checkout with JavaScript off, on a phone (390x844): card payment cannot work, so the page says
 // so before any field, offers the cart and the catalogue, and shows no form it cannot submit.
 // With JavaScript on the page is unchanged: no notice, the form and the card entry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { phone, screenshot, withPage, type Shop } from './harness.ts';
 import { expectToast, pathOf } from './steps.ts';
+
+test.use({ shopFor: 'checkout-noscript' });
 
 let shop: Shop;
 let browser: Browser;
 const BOOK = 1;
 const NOTICE = 'Card payment needs JavaScript';
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
 });
 
 /** Adds the book with the page's own form and opens the guest checkout. */
@@ -36,8 +33,8 @@ async function precedes(a: Locator, b: Locator): Promise<boolean> {
   return a.evaluate((el, o) => !!o && !!(el.compareDocumentPosition(o) & Node.DOCUMENT_POSITION_FOLLOWING), other);
 }
 
-describe('checkout without JavaScript', () => {
-  it('says card payment needs JavaScript first, offers the cart and the books, and shows no form to fill', async () => {
+test.describe('checkout without JavaScript', () => {
+  test('says card payment needs JavaScript first, offers the cart and the books, and shows no form to fill', async () => {
     await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
       await toCheckout(page);
       const main = page.locator('main');
@@ -61,7 +58,7 @@ describe('checkout without JavaScript', () => {
     });
   });
 
-  it('with JavaScript the notice is not shown and the form and card entry are', async () => {
+  test('with JavaScript the notice is not shown and the form and card entry are', async () => {
     await withPage(browser, phone, async (page) => {
       await toCheckout(page);
       const main = page.locator('main');

@@ -16,10 +16,12 @@
 //  8. On a desktop: screenshots (and axe) of the guest checkout with totals and of the confirmation.
 //  9. Guest: the page's complete-order calls fail (a dropped connection, then 500s) after 4242...
 //     is paid; the sandbox's confirm made the order, the page finds it and confirms it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { desktop, expectNoAxeViolations, launchBrowser, phone, registerAccount, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
+
+test.use({ shopFor: 'checkout' });
 
 let shop: Shop;
 let browser: Browser;
@@ -33,15 +35,10 @@ const CARDS = {
   threeDSecure: '4000 0025 0000 3155',
 } as const;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -198,12 +195,14 @@ async function expectNoOrders(page: Page): Promise<void> {
 }
 
 /** A payment that fails leaves the customer on the checkout page, with the Pay button ready again. */
-async function expectPaymentFailed(page: Page, text: string, from = '/simple-checkout'): Promise<void> {
+async function expectPaymentFailed(page: Page, text: string, shot: string): Promise<void> {
   await expectToast(page, 'Payment Failed', text);
   await eventually(() => payButton(page).isEnabled()).toBe(true);
-  // The successful path navigates one second after its toast: wait longer than that.
-  await page.waitForTimeout(1_500);
-  expect(pathOf(page)).toBe(from);
+  await check(page, shot, { fullPage: false });
+  // The successful path navigates one second after its toast; this toast stays five seconds.
+  // Once it has gone, the page has had every chance to leave.
+  await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 10_000 });
+  expect(pathOf(page)).toBe('/simple-checkout');
   expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
   // The reason stays beside the Pay button after the toast has gone.
   expect(await page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${text}`);
@@ -248,12 +247,12 @@ async function guestBuysABook(page: Page, device: 'phone' | 'desktop'): Promise<
 // ---------------------------------------------------------------------------------------------
 // On a phone
 
-describe('checkout on a phone', () => {
-  it('a guest buys a book: details, totals, address check, card, confirmation, dashboard', async () => {
+test.describe('checkout on a phone', () => {
+  test('a guest buys a book: details, totals, address check, card, confirmation, dashboard', async () => {
     await withPage(browser, phone, (page) => guestBuysABook(page, 'phone'));
   });
 
-  it('a guest whose card is declined stays on the page and pays with another card', async () => {
+  test('a guest whose card is declined stays on the page and pays with another card', async () => {
     const customer = newCustomer('Bea');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -262,8 +261,7 @@ describe('checkout on a phone', () => {
       await expectTotals(page, PORTLAND_TOTALS);
 
       await payWith(page, CARDS.declined);
-      await expectPaymentFailed(page, 'Your card was declined.');
-      await check(page, 'phone-checkout-declined', { fullPage: false });
+      await expectPaymentFailed(page, 'Your card was declined.', 'phone-checkout-declined');
       // The account was created before the card was tried; no order came of the payment.
       expect(await orderIds(page, shop.baseUrl)).toEqual([]);
       expect(await page.locator('#co-email').inputValue()).toBe(customer.email);
@@ -276,7 +274,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('3D Secure: the bank dialog, authentication completed, the order confirmed', async () => {
+  test('3D Secure: the bank dialog, authentication completed, the order confirmed', async () => {
     const customer = newCustomer('Cleo');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -295,7 +293,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('3D Secure: failed authentication shows Payment Failed, stays on the page and makes no order', async () => {
+  test('3D Secure: failed authentication shows Payment Failed, stays on the page and makes no order', async () => {
     const customer = newCustomer('Edie');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -307,14 +305,13 @@ describe('checkout on a phone', () => {
       const dialog = await expectBankDialog(page);
       await dialog.getByRole('button', { name: 'Fail authentication', exact: true }).click();
       await eventually(() => page.getByRole('dialog', { name: 'Confirm this payment' }).count()).toBe(0);
-      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.');
-      await check(page, 'phone-checkout-3ds-failed', { fullPage: false });
+      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.', 'phone-checkout-3ds-failed');
 
       await expectNoOrders(page);
     });
   });
 
-  it('a signed-in customer pays on /authcheckout, which asks for no account details', async () => {
+  test('a signed-in customer pays on /authcheckout, which asks for no account details', async () => {
     const customer = newCustomer('Fern');
     await withPage(browser, phone, async (page) => {
       await registerAccount(page.context(), shop.baseUrl, customer);
@@ -340,7 +337,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
+  test("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
     const customer = newCustomer('Gus');
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
@@ -365,7 +362,7 @@ describe('checkout on a phone', () => {
     }, { allow: (problem) => problem.includes('/api/complete-order') });
   });
 
-  it('an address that fails validation offers the right city, which fills the fields', async () => {
+  test('an address that fails validation offers the right city, which fills the fields', async () => {
     await withPage(browser, phone, async (page) => {
       await startGuestCheckout(page);
       const wrongCity = { ...PORTLAND, city: 'Seattle' };
@@ -394,7 +391,7 @@ describe('checkout on a phone', () => {
     });
   });
 
-  it('an empty cart at /simple-checkout says so and links back to the books', async () => {
+  test('an empty cart at /simple-checkout says so and links back to the books', async () => {
     await withPage(browser, phone, async (page) => {
       const res = await page.goto(`${shop.baseUrl}/simple-checkout`);
       expect(res?.status()).toBe(200);
@@ -411,8 +408,8 @@ describe('checkout on a phone', () => {
 // ---------------------------------------------------------------------------------------------
 // On a desktop
 
-describe('checkout on a desktop', () => {
-  it('a guest buys a book (screenshots of the checkout with totals and of the confirmation)', async () => {
+test.describe('checkout on a desktop', () => {
+  test('a guest buys a book (screenshots of the checkout with totals and of the confirmation)', async () => {
     await withPage(browser, desktop, (page) => guestBuysABook(page, 'desktop'));
   });
 });

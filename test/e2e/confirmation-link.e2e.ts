@@ -1,20 +1,17 @@
 // The confirmation email's link, opened signed out on a phone: sign-in first, then that order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { APIRequestContext, Browser } from 'playwright-core';
-import { launchBrowser, openPage, phone, registerAccount, screenshot, startShop, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { expect, type APIRequestContext, type Browser } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { openPage, phone, registerAccount, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { expectToast, newCustomer, PORTLAND } from './steps.ts';
+
+test.use({ shopFor: 'confirmation-link' });
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
 });
 
 /** Sends JSON with the session's current CSRF token and expects `status`. */
@@ -42,8 +39,8 @@ async function paidOrder(customer: ReturnType<typeof newCustomer>): Promise<numb
   }
 }
 
-describe("the confirmation email's link", () => {
-  it('signed out, leads to sign-in and then to that order', async () => {
+test.describe("the confirmation email's link", () => {
+  test('signed out, leads to sign-in and then to that order', async () => {
     const customer = newCustomer('Nell');
     const orderId = await paidOrder(customer);
     await withPage(browser, phone, async (page) => {

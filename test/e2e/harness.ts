@@ -2,18 +2,17 @@
 //
 // startShop()      the real server (src/server.ts) as a child process on a free port with a fresh
 //                  SQLite database; MariaDB/Redis only when E2E_DATABASE_URL / E2E_REDIS_URL are set.
-// launchBrowser()  Debian's Chromium through playwright-core (CHROMIUM_PATH overrides the path).
 // openPage()       a fresh context + page that records console errors, page errors and CSP violations.
 // screenshot(), expectNoAxeViolations(), phone, desktop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Response } from '@playwright/test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -31,6 +30,33 @@ export interface Shop {
   stop(): Promise<void>;
 }
 
+/**
+ * A free port in lane `lane` of `of` (half the port number, modulo `of`: Linux hands out odd
+ * ports for listening, so the port itself would put them all in one lane). Workers starting
+ * shops at the same moment would otherwise be handed the same just-released port (the system
+ * gives it out again at once), and one would take the other's /healthz for its own. The ports
+ * tried are held until one fits, so each try is a different port.
+ */
+export async function freePortInLane(lane: number, of: number): Promise<number> {
+  const held: Server[] = [];
+  try {
+    for (let tries = 0; tries < 1000; tries++) {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+      held.push(server);
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      if (port && (port >> 1) % of === lane % of) return port;
+    }
+    throw new Error(`no free port in lane ${lane % of} of ${of}`);
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -45,6 +71,10 @@ export async function freePort(): Promise<number> {
 }
 
 export interface StartShopOptions {
+  /** Prefixes the server's output under E2E_VERBOSE. */
+  name?: string;
+  /** Where to listen (a free port by default). */
+  port?: number;
   timeoutMs?: number;
   /**
    * Extra environment variables for the server, applied over the defaults above (e.g. Stripe
@@ -53,8 +83,8 @@ export interface StartShopOptions {
   env?: Record<string, string>;
 }
 
-export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
-  const port = await freePort();
+export async function startShop({ name = 'shop', port: givenPort, timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
+  const port = givenPort ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
   // The server sees exactly this configuration, whatever the shell or a developer's .env holds.
@@ -62,7 +92,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   delete env.REDIS_URL;
   delete env.SESSION_SECRET;
   delete env.PUBLIC_URL;
-  for (const name of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[name];
+  for (const variable of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[variable];
   Object.assign(env, {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -87,7 +117,7 @@ export async function startShop({ timeoutMs = 60_000, env: extraEnv = {} }: Star
   let log = '';
   const collect = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-20_000);
-    if (process.env.E2E_VERBOSE) process.stderr.write(`[shop] ${chunk.toString('utf8')}`);
+    if (process.env.E2E_VERBOSE) process.stderr.write(`[${name}] ${chunk.toString('utf8')}`);
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
@@ -182,36 +212,7 @@ async function stopChild(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The browser
-
-/** The flags every Chromium here runs with (also `npm run lighthouse`'s): headless, offline-quiet. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
-
-/**
- * Debian's Chromium. playwright-core's launch() gives every browser a fresh, empty profile
- * (a new temp user-data dir it deletes on close), and every openPage() a fresh context,
- * so no cookie or cache carries over between tests.
- */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_ARGS,
-    timeout: 60_000,
-  });
-}
+// Pages (the browser is Playwright's, launched as playwright.config.ts says)
 
 export const phone: BrowserContextOptions = {
   viewport: { width: 390, height: 844 },

@@ -7,24 +7,21 @@
 // Only page.keyboard moves focus or types. After every key press the focused element must show
 // a focus ring (an outline or a box-shadow ring at least 2px wide, at least 3:1 against what is
 // behind it) and sit inside the viewport.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { desktop, launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, phone, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
+
+test.use({ shopFor: 'keyboard' });
 
 let shop: Shop;
 let browser: Browser;
 let book: Book;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
   book = await plentifulBook(shop.baseUrl);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -255,12 +252,12 @@ async function keyboardPurchase(page: Page, device: string): Promise<void> {
   await screenshot(page, `keyboard-${device}-dashboard`, { fullPage: false });
 }
 
-describe('a keyboard-only parent', () => {
+test.describe('a keyboard-only parent', () => {
   for (const [device, options] of [
     ['desktop', desktop],
     ['phone', phone],
   ] as const) {
-    it(`buys a book from the home page to the dashboard (${device})`, async () => {
+    test(`buys a book from the home page to the dashboard (${device})`, async () => {
       await withPage(browser, options, (page) => keyboardPurchase(page, device));
     });
   }

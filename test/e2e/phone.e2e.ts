@@ -1,22 +1,19 @@
 // A parent on a phone (390x844): messages never cover the header's controls, with or without
 // JavaScript, and every control is big enough to tap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, phone, screenshot, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { phone, screenshot, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast } from './steps.ts';
+
+test.use({ shopFor: 'phone' });
 
 let shop: Shop;
 let browser: Browser;
 const BOOK = 1;
 
-beforeAll(async () => {
-  shop = await startShop();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
 });
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -47,8 +44,8 @@ async function addFromBookPage(page: Page): Promise<void> {
   await page.locator('form[data-add-to-cart]').getByRole('button', { name: 'Add to Cart', exact: true }).click();
 }
 
-describe('messages on a phone', () => {
-  it("with JavaScript, 'Added to Cart!' leaves the logo, the cart and Parent Login free, and the open cart's buttons", async () => {
+test.describe('messages on a phone', () => {
+  test("with JavaScript, 'Added to Cart!' leaves the logo, the cart and Parent Login free, and the open cart's buttons", async () => {
     await withPage(browser, phone, async (page) => {
       await addFromBookPage(page);
       await expectToast(page, 'Added to Cart!');
@@ -65,7 +62,7 @@ describe('messages on a phone', () => {
     });
   });
 
-  it('without JavaScript, the flash sits in the page, not over the header, and closes without script', async () => {
+  test('without JavaScript, the flash sits in the page, not over the header, and closes without script', async () => {
     await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
       await Promise.all([page.waitForURL((url) => url.pathname === `/books/${BOOK}`), addFromBookPage(page)]);
       await expectToast(page, 'Added to Cart!');
@@ -109,9 +106,9 @@ async function smallControls(scope: Locator): Promise<string[]> {
   return small;
 }
 
-describe('touch targets at 390x844', () => {
+test.describe('touch targets at 390x844', () => {
   for (const path of ['/', '/books', `/books/${BOOK}`, '/contact', '/login', '/about']) {
-    it(`every control on ${path} is at least 24x24`, async () => {
+    test(`every control on ${path} is at least 24x24`, async () => {
       await withPage(browser, phone, async (page) => {
         await page.goto(shop.baseUrl + path);
         expect(await smallControls(page.locator('body'))).toEqual([]);
@@ -119,7 +116,7 @@ describe('touch targets at 390x844', () => {
     });
   }
 
-  it("the drawer's controls are at least 24x24, its minus and plus at least 44x44", async () => {
+  test("the drawer's controls are at least 24x24, its minus and plus at least 44x44", async () => {
     await withPage(browser, phone, async (page) => {
       await addFromBookPage(page);
       await expectToast(page, 'Added to Cart!');
@@ -138,7 +135,7 @@ describe('touch targets at 390x844', () => {
     });
   });
 
-  it("the cart page's quantity controls are at least 44x44 without JavaScript", async () => {
+  test("the cart page's quantity controls are at least 44x44 without JavaScript", async () => {
     await withPage(browser, { ...phone, javaScriptEnabled: false }, async (page) => {
       await Promise.all([page.waitForURL((url) => url.pathname === `/books/${BOOK}`), addFromBookPage(page)]);
       await page.goto(`${shop.baseUrl}/cart`);

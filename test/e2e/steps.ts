@@ -1,6 +1,5 @@
 // Small steps and fixtures the browser journeys share.
-import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import { expect, type Page } from '@playwright/test';
 import type { Account } from './harness.ts';
 
 /** A book as GET /api/books answers it (the fields the journeys read). */
@@ -42,7 +41,7 @@ export async function plentifulBook(baseUrl: string): Promise<Book> {
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
-export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, intervals: [100] });
 
 /** The one toast on screen has this title (and, when given, this text). */
 export async function expectToast(page: Page, title: string, text?: string): Promise<void> {

@@ -13,11 +13,12 @@
 //     and the API a POST /v1/payment_intents for 2748 cents with an Idempotency-Key.
 //  2. A guest whose card is declined: 'Payment Failed' / 'Your card was declined.', still on the
 //     checkout page, no order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, phone, startShop, withPage, type Shop } from './harness.ts';
+import { expect, type Browser, type BrowserContext, type Page, type Response } from '@playwright/test';
+import { test as shopTest } from './fixtures.ts';
+import { expectNoAxeViolations, phone, withPage, type Shop } from './harness.ts';
 import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
+
 
 const PUBLISHABLE_KEY = 'pk_test_e2e';
 const WEBHOOK_SECRET = 'whsec_e2e';
@@ -35,24 +36,31 @@ const PORTLAND_TOTAL_CENTS = 27_48;
 const CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
 const DECLINE_MESSAGE = 'Your card was declined.';
 
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  shop = await startShop({
-    env: {
-      STRIPE_SECRET_KEY: standIn.secretKey,
-      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
+// The Stripe stand-in runs in the worker, and the file's shop talks to it.
+const test = shopTest.extend<object, { standIn: StripeStandIn }>({
+  standIn: [
+    // Playwright reads a fixture's dependencies from this pattern: an empty one says "none".
+    // eslint-disable-next-line no-empty-pattern -- the form Playwright requires
+    async ({}, use) => {
+      const running = await startStripeStandIn();
+      await use(running);
+      await running.close();
     },
-  });
-  browser = await launchBrowser();
-  book = await plentifulBook(shop.baseUrl);
+    { scope: 'worker' },
+  ],
+  shopEnv: [
+    async ({ standIn: running }, use) =>
+      use({ STRIPE_SECRET_KEY: running.secretKey, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: running.url }),
+    { scope: 'worker' },
+  ],
 });
+test.use({ shopFor: 'stripe-checkout' });
 
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await standIn?.close();
+test.beforeAll(async ({ browser: launched, shop: started, standIn: running }) => {
+  standIn = running;
+  shop = started;
+  browser = launched;
+  book = await plentifulBook(shop.baseUrl);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -304,8 +312,8 @@ const intentCreations = (from: number): RecordedRequest[] =>
 
 // ---------------------------------------------------------------------------------------------
 
-describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a phone', () => {
-  it('a guest pays with Stripe.js: billing details, the intent, the CSP, the order confirmation', async () => {
+test.describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a phone', () => {
+  test('a guest pays with Stripe.js: billing details, the intent, the CSP, the order confirmation', async () => {
     const customer = newCustomer('Iris');
     const requestsBefore = standIn.requests.length;
     await withPage(browser, phone, async (page, { context }) => {
@@ -370,7 +378,7 @@ describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a 
     });
   });
 
-  it('a guest whose card Stripe declines sees Payment Failed, stays on the page and gets no order', async () => {
+  test('a guest whose card Stripe declines sees Payment Failed, stays on the page and gets no order', async () => {
     const customer = newCustomer('Juno');
     const requestsBefore = standIn.requests.length;
     await withPage(browser, phone, async (page, { context }) => {
@@ -388,8 +396,9 @@ describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), on a 
       expect(fake.confirmations[0]!.card).toMatchObject({ type: 'card', number: CARDS.declined });
       expect(fake.answers).toEqual([{ error: expect.objectContaining({ code: 'card_declined', message: DECLINE_MESSAGE }) }]);
 
-      // The successful path navigates one second after its toast: wait longer than that.
-      await page.waitForTimeout(1_500);
+      // The successful path navigates one second after its toast; this toast stays five
+      // seconds. Once it has gone, the page has had every chance to leave.
+      await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 10_000 });
       expect(pathOf(page)).toBe('/simple-checkout');
       expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
       expect(await page.locator('#co-email').inputValue()).toBe(customer.email);

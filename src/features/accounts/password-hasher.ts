@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
 
 /** argon2id with OWASP's parameters: 19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -34,77 +35,68 @@ interface Pending {
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, Pending>;
+  pending?: Pending;
   idle?: NodeJS.Timeout;
 }
 
 /** Hashes and checks passwords on THREADS threads of its own, each one job at a time. */
 export function createPasswordHasher() {
   const threads: Thread[] = [];
-  const queue: Array<{ job: Job; pending: Pending }> = [];
+  // At most THREADS jobs run, so a job always finds a free thread or room to start one.
+  const limit = pLimit(THREADS);
   let nextId = 0;
 
   function start(): Thread {
     const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { options: ARGON2_OPTIONS } });
-    const thread: Thread = { worker, pending: new Map() };
+    const thread: Thread = { worker };
     worker.unref();
-    worker.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
-      const pending = thread.pending.get(id);
-      thread.pending.delete(id);
+    worker.on('message', ({ result, error }: { result?: string | boolean; error?: string }) => {
+      const pending = thread.pending;
+      thread.pending = undefined;
+      rest(thread);
       if (error !== undefined) pending?.reject(new Error(error));
       else pending?.resolve(result!);
-      next(thread);
     });
     const fail = (err: Error) => {
       forget(thread);
-      for (const pending of thread.pending.values()) pending.reject(err);
-      thread.pending.clear();
-      drain();
+      const pending = thread.pending;
+      thread.pending = undefined;
+      pending?.reject(err);
     };
     worker.on('error', fail);
-    worker.on('exit', () => thread.pending.size && fail(new Error('the hashing thread stopped')));
+    worker.on('exit', () => (thread.pending ? fail(new Error('the hashing thread stopped')) : forget(thread)));
     threads.push(thread);
     return thread;
   }
 
   function forget(thread: Thread): void {
+    clearTimeout(thread.idle);
     const at = threads.indexOf(thread);
     if (at !== -1) threads.splice(at, 1);
   }
 
-  function give(thread: Thread, item: { job: Job; pending: Pending }): void {
-    clearTimeout(thread.idle);
-    const id = nextId++;
-    thread.pending.set(id, item.pending);
-    thread.worker.postMessage({ id, ...item.job });
-  }
-
-  function next(thread: Thread): void {
-    const item = queue.shift();
-    if (item) return give(thread, item);
+  function rest(thread: Thread): void {
     thread.idle = setTimeout(() => {
       forget(thread);
       void thread.worker.terminate();
     }, IDLE_MS).unref();
   }
 
-  function drain(): void {
-    while (queue.length) {
-      const free = threads.find((t) => t.pending.size === 0) ?? (threads.length < THREADS ? start() : undefined);
-      if (!free) return;
-      give(free, queue.shift()!);
-    }
-  }
-
-  function run(job: Job): Promise<string | boolean> {
+  function onThread(job: Job): Promise<string | boolean> {
+    const thread = threads.find((t) => !t.pending) ?? start();
+    clearTimeout(thread.idle);
     return new Promise((resolve, reject) => {
-      queue.push({ job, pending: { resolve, reject } });
-      drain();
+      thread.pending = { resolve, reject };
+      thread.worker.postMessage({ id: nextId++, ...job });
     });
   }
+
+  const run = (job: Job) => limit(() => onThread(job));
 
   return {
     hash: async (password: string) => (await run({ op: 'hash', password })) as string,
     verify: async (hash: string, password: string) => (await run({ op: 'verify', hash, password })) as boolean,
+    /** Jobs on a thread now, and jobs waiting for one. */
+    load: () => ({ hashing: limit.activeCount, waiting: limit.pendingCount }),
   };
 }

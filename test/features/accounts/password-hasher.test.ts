@@ -29,4 +29,17 @@ describe('the password hasher', () => {
     await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
   });
 
+  it('hashes at most two passwords at once; the rest wait their turn', async () => {
+    const hasher = createPasswordHasher();
+    const passwords = ['a1', 'b2', 'c3', 'd4', 'e5'];
+    let busiest = 0;
+    const all = Promise.all(passwords.map((p) => hasher.hash(p)));
+    const watch = setInterval(() => (busiest = Math.max(busiest, hasher.load().hashing)), 1);
+    await expect.poll(() => hasher.load()).toEqual({ hashing: 2, waiting: 3 });
+    await all;
+    clearInterval(watch);
+    expect(busiest).toBe(2);
+    expect(hasher.load()).toEqual({ hashing: 0, waiting: 0 });
+  });
+
 });
