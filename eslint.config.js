@@ -36,7 +36,10 @@ export default defineConfig(
       ],
       // A leading underscore marks a parameter a signature needs but the body does not (Express's
       // four-argument error handler, an interface's argument).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // A module that needs itself to load cannot be read or tested in parts. Only the shop's
       // own modules are followed: a package's internals are not ours to untangle.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

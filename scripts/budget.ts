@@ -54,7 +54,15 @@ async function main(): Promise<void> {
   await seedCatalogue(db);
   const sessions = await openSessionStore(config, db);
   const log = createLogger('silent');
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer: createMailer({ db, config, log }), payments: createPaymentProvider({ config, db }) });
+  const app = createApp({
+    config,
+    db,
+    sessions,
+    log,
+    assets: loadAssets(),
+    mailer: createMailer({ db, config, log }),
+    payments: createPaymentProvider({ config, db }),
+  });
   const server = createServer(app).listen(0);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -73,7 +81,9 @@ async function main(): Promise<void> {
     failed ||= over;
     console.log(`| ${page} | ${kb(beforeBytes)} | ${kb(afterBytes)} | ${islands.join(', ') || '-'}${over ? ' OVER BUDGET' : ''} |`);
   }
-  console.log(`\nBudgets for ${BUDGETED.join(' ')}: ${BEFORE_INTERACTION_KB} KB before any interaction, ${WITH_ISLANDS_KB} KB with the page's islands open.`);
+  console.log(
+    `\nBudgets for ${BUDGETED.join(' ')}: ${BEFORE_INTERACTION_KB} KB before any interaction, ${WITH_ISLANDS_KB} KB with the page's islands open.`,
+  );
 
   const shopCss = gz(STYLESHEETS.shop);
   const cssOver = shopCss > STYLESHEET_KB * 1024;

@@ -82,8 +82,7 @@ function flower(cx: number, cy: number, petal: string, middle: string, s = 1): s
 
 function pine(x: number, base: number, h: number, fill: string): string {
   const w = h * 0.42;
-  const tier = (top: number, bottom: number, half: number): string =>
-    `M${r1(x)} ${r1(top)}L${r1(x + half)} ${r1(bottom)}H${r1(x - half)}Z`;
+  const tier = (top: number, bottom: number, half: number): string => `M${r1(x)} ${r1(top)}L${r1(x + half)} ${r1(bottom)}H${r1(x - half)}Z`;
   return `<path fill="${fill}" d="${tier(base - h, base - h * 0.45, w * 0.6)}${tier(base - h * 0.75, base - h * 0.2, w * 0.8)}${tier(base - h * 0.5, base, w)}"/>`;
 }
 
@@ -112,8 +111,10 @@ const designs: Record<string, Design> = {
       '<circle cx="462" cy="340" r="74" fill="#fdf1c7"/><g fill="#f1dc9c"><circle cx="440" cy="320" r="12"/><circle cx="482" cy="366" r="9"/><circle cx="488" cy="318" r="6"/></g>' +
       '<path fill="#2e5e4c" d="M0 560Q150 470 300 540T600 515V900H0Z"/>' +
       '<g stroke="#6fae7c" stroke-width="5" fill="none"><path d="M90 640Q96 600 86 560"/><path d="M160 650Q150 610 170 590"/><path d="M510 640Q500 600 512 566"/><path d="M560 640Q570 610 556 590"/></g>' +
-      flower(86, 556, '#f4f1ff', '#ffd66b', 1.3) + flower(170, 586, '#e9e4ff', '#ffd66b') +
-      flower(512, 560, '#f4f1ff', '#ffd66b', 1.3) + flower(556, 586, '#e9e4ff', '#ffd66b') +
+      flower(86, 556, '#f4f1ff', '#ffd66b', 1.3) +
+      flower(170, 586, '#e9e4ff', '#ffd66b') +
+      flower(512, 560, '#f4f1ff', '#ffd66b', 1.3) +
+      flower(556, 586, '#e9e4ff', '#ffd66b') +
       '<path fill="#23483b" d="M0 650Q200 590 380 650T600 640V900H0Z"/>' +
       `<polygon fill="#7a5236" points="${spikyArc(290, 716, 112, 92, 11, 0.2)}"/>` +
       '<ellipse cx="290" cy="722" rx="100" ry="30" fill="#c99a6b"/>' +
@@ -181,7 +182,8 @@ const designs: Record<string, Design> = {
     bandText: '#ffe07a',
     scene: () =>
       '<circle cx="90" cy="330" r="46" fill="#ffd23f"/>' +
-      cloud(470, 330, 1, '#ffffff') + cloud(150, 470, 0.8, '#f4fbff') +
+      cloud(470, 330, 1, '#ffffff') +
+      cloud(150, 470, 0.8, '#f4fbff') +
       '<path fill="none" stroke="#e76f51" stroke-width="3" d="M390 560Q430 620 400 660T430 740"/>' +
       '<g fill="#e76f51"><path d="M414 600l-14 -10v20zM414 600l14-10v20z"/></g><g fill="#f2a541"><path d="M404 650l-14-10v20zM404 650l14-10v20z"/></g><g fill="#1f8a70"><path d="M414 705l-14-10v20zM414 705l14-10v20z"/></g>' +
       '<path fill="#e76f51" d="M390 340L390 450L310 450Z"/><path fill="#f2a541" d="M390 340L470 450L390 450Z"/>' +
@@ -193,7 +195,9 @@ const designs: Record<string, Design> = {
       '<path stroke="#7a4a2a" stroke-width="7" stroke-linecap="round" d="M182 672l16-18M150 672l-14 28"/>' +
       '<path fill="#ffd23f" d="M146 660h40l12 66h-64z"/>' +
       '<circle cx="166" cy="638" r="22" fill="#7a4a2a"/><path fill="#2b1b12" d="M144 634q22-30 44 0q-10-10-22-8q-12-2-22 8z"/>' +
-      flower(60, 760, '#fff', '#ffd23f', 0.8) + flower(520, 780, '#ffb3c1', '#fff', 0.8) + flower(280, 800, '#fff', '#ffd23f', 0.7),
+      flower(60, 760, '#fff', '#ffd23f', 0.8) +
+      flower(520, 780, '#ffb3c1', '#fff', 0.8) +
+      flower(280, 800, '#fff', '#ffd23f', 0.7),
   },
 
   'the-snail-who-raced-the-rain': {
@@ -203,9 +207,21 @@ const designs: Record<string, Design> = {
     band: '#4a2a6b',
     bandText: '#f4e3ff',
     scene: () =>
-      cloud(400, 350, 1.5, '#8d8fb8') + cloud(200, 330, 0.9, '#9fa1c8') +
+      cloud(400, 350, 1.5, '#8d8fb8') +
+      cloud(200, 330, 0.9, '#9fa1c8') +
       '<g stroke="#5c6fcf" stroke-width="5" stroke-linecap="round">' +
-      [[330, 420], [380, 450], [430, 410], [480, 460], [530, 420], [160, 400], [220, 430], [300, 480], [460, 520], [520, 500]]
+      [
+        [330, 420],
+        [380, 450],
+        [430, 410],
+        [480, 460],
+        [530, 420],
+        [160, 400],
+        [220, 430],
+        [300, 480],
+        [460, 520],
+        [520, 500],
+      ]
         .map(([x, y]) => `<path d="M${x} ${y}l-8 22"/>`)
         .join('') +
       '</g>' +
@@ -230,7 +246,8 @@ const designs: Record<string, Design> = {
     bandText: '#ffd27a',
     scene: () =>
       dots(40, 11, [10, 20, 590, 560], '#fff3d1', 1.2, 3) +
-      star(520, 320, 16, '#ffe9a8') + star(80, 420, 12, '#ffe9a8') +
+      star(520, 320, 16, '#ffe9a8') +
+      star(80, 420, 12, '#ffe9a8') +
       '<path fill="#3a2d66" d="M0 640Q180 580 360 630T600 610V900H0Z"/>' +
       '<rect x="430" y="580" width="90" height="70" fill="#4b3b7a"/><path fill="#2c2150" d="M420 584L475 540L530 584Z"/>' +
       '<rect x="448" y="600" width="22" height="22" fill="#ffd27a"/><rect x="484" y="610" width="20" height="40" fill="#2c2150"/>' +
@@ -268,7 +285,17 @@ const designs: Record<string, Design> = {
       '<rect x="360" y="410" width="120" height="160" fill="#c6a8e0"/><path fill="#8e6bbf" d="M350 414L420 360L490 414Z"/>' +
       '<rect x="490" y="430" width="110" height="140" fill="#e98a8a"/><path fill="#b55454" d="M480 434L545 382L610 434Z"/></g>' +
       '<g fill="#fff8ec">' +
-      [[30, 460], [70, 460], [160, 440], [200, 490], [275, 470], [385, 450], [435, 500], [515, 470], [560, 470]]
+      [
+        [30, 460],
+        [70, 460],
+        [160, 440],
+        [200, 490],
+        [275, 470],
+        [385, 450],
+        [435, 500],
+        [515, 470],
+        [560, 470],
+      ]
         .map(([x, y]) => `<rect x="${x}" y="${y}" width="24" height="30" rx="3"/>`)
         .join('') +
       '</g>' +
@@ -300,7 +327,10 @@ const designs: Record<string, Design> = {
     band: '#b23a48',
     bandText: '#ffffff',
     scene: () =>
-      pine(70, 600, 200, '#2f6b4f') + pine(540, 590, 230, '#2f6b4f') + pine(140, 620, 140, '#3d8160') + pine(470, 620, 150, '#3d8160') +
+      pine(70, 600, 200, '#2f6b4f') +
+      pine(540, 590, 230, '#2f6b4f') +
+      pine(140, 620, 140, '#3d8160') +
+      pine(470, 620, 150, '#3d8160') +
       '<path fill="#ffffff" d="M0 600Q150 560 300 590T600 580V900H0Z"/><path fill="#eaf3f8" d="M0 700Q250 660 600 700V900H0Z"/>' +
       '<ellipse cx="300" cy="640" rx="110" ry="110" fill="#7b4b2a"/>' +
       '<ellipse cx="300" cy="670" rx="66" ry="70" fill="#c08a5b"/>' +
@@ -323,7 +353,9 @@ const designs: Record<string, Design> = {
     band: '#1f5f5b',
     bandText: '#ffeede',
     scene: () =>
-      cloud(150, 330, 1.1, '#ffffff') + cloud(260, 300, 0.7, '#ffffff') + cloud(510, 380, 0.9, '#ffffff') +
+      cloud(150, 330, 1.1, '#ffffff') +
+      cloud(260, 300, 0.7, '#ffffff') +
+      cloud(510, 380, 0.9, '#ffffff') +
       '<path fill="#9ad1a8" d="M0 650Q200 610 400 650T600 640V900H0Z"/>' +
       '<rect x="140" y="520" width="40" height="120" fill="#54507f"/><rect x="210" y="470" width="44" height="170" fill="#54507f"/>' +
       '<g fill="#f2a541"><rect x="134" y="520" width="52" height="14"/><rect x="204" y="470" width="56" height="14"/></g>' +
@@ -357,7 +389,9 @@ const designs: Record<string, Design> = {
       '<g fill="#e9f7ff" opacity=".85"><ellipse cx="436" cy="346" rx="14" ry="22" transform="rotate(-20 436 346)"/><ellipse cx="458" cy="344" rx="12" ry="20" transform="rotate(15 458 344)"/></g>' +
       '<circle cx="490" cy="378" r="4" fill="#2b2b2b"/><path d="M410 382l-10 4" stroke="#2b2b2b" stroke-width="3"/>' +
       '<path fill="none" stroke="#1e4d2b" stroke-width="3" stroke-dasharray="4 8" stroke-linecap="round" d="M410 396Q330 440 370 480"/>' +
-      [0, 1, 2, 3, 4].map((i) => `<circle cx="${300 + i * 30}" cy="${730 - (i % 2) * 12}" r="18" fill="${i % 2 ? '#9bd35a' : '#7cc35b'}"/>`).join('') +
+      [0, 1, 2, 3, 4]
+        .map((i) => `<circle cx="${300 + i * 30}" cy="${730 - (i % 2) * 12}" r="18" fill="${i % 2 ? '#9bd35a' : '#7cc35b'}"/>`)
+        .join('') +
       '<circle cx="452" cy="712" r="22" fill="#9bd35a"/><circle cx="460" cy="706" r="4" fill="#222"/><path d="M446 692l-6-16M458 692l4-16" stroke="#222" stroke-width="3"/>' +
       '<circle cx="360" cy="560" r="54" fill="#fff" fill-opacity=".35" stroke="#6b4e3d" stroke-width="12"/><path d="M398 600l50 50" stroke="#6b4e3d" stroke-width="18" stroke-linecap="round"/>' +
       '<g fill="#2b2b2b"><ellipse cx="352" cy="566" rx="16" ry="11"/><circle cx="370" cy="562" r="6"/></g><path d="M340 560l-6-8M344 576l-8 6M360 576l0 9" stroke="#2b2b2b" stroke-width="2"/>',
@@ -407,7 +441,9 @@ const designs: Record<string, Design> = {
       dots(30, 41, [10, 20, 590, 520], '#ffffff', 1.2, 2.6) +
       `<defs><mask id="${id}-moon"><circle cx="470" cy="340" r="52" fill="#fff"/><circle cx="494" cy="326" r="46" fill="#000"/></mask></defs>` +
       `<circle cx="470" cy="340" r="52" fill="#fff3c4" mask="url(#${id}-moon)"/>` +
-      pine(40, 600, 190, '#0d2f3f') + pine(560, 590, 220, '#0d2f3f') + pine(500, 610, 150, '#163f52') +
+      pine(40, 600, 190, '#0d2f3f') +
+      pine(560, 590, 220, '#0d2f3f') +
+      pine(500, 610, 150, '#163f52') +
       '<path fill="#dbe8f5" d="M0 610Q200 570 360 610T600 600V900H0Z"/>' +
       '<rect x="70" y="470" width="150" height="170" fill="#6b3f5e"/><path fill="#3f2340" d="M56 476L145 400L234 476Z"/>' +
       '<rect x="112" y="510" width="66" height="70" rx="6" fill="#ffd27a"/><path d="M145 510v70M112 545h66" stroke="#e8b85a" stroke-width="3"/>' +
@@ -432,7 +468,18 @@ const designs: Record<string, Design> = {
     bandText: '#ffd166',
     scene: () =>
       dots(24, 53, [10, 20, 590, 420], '#fff3d1', 1, 2.4) +
-      [[90, 340, 14], [170, 420, 10], [250, 330, 12], [330, 410, 16], [420, 320, 11], [500, 400, 14], [560, 310, 9], [60, 460, 9], [450, 470, 10], [230, 480, 9]]
+      [
+        [90, 340, 14],
+        [170, 420, 10],
+        [250, 330, 12],
+        [330, 410, 16],
+        [420, 320, 11],
+        [500, 400, 14],
+        [560, 310, 9],
+        [60, 460, 9],
+        [450, 470, 10],
+        [230, 480, 9],
+      ]
         .map(([x, y, r]) => star(x as number, y as number, r as number, '#ffd166'))
         .join('') +
       '<path fill="#3d3560" d="M0 560H60V500H120V540H170V480H230V560H600V520H540V470H470V530H420V500H370V560Z"/>' +
@@ -469,8 +516,18 @@ const designs: Record<string, Design> = {
       '<g fill="#4caf7a"><ellipse cx="220" cy="736" rx="44" ry="20"/><ellipse cx="360" cy="736" rx="44" ry="20"/></g>' +
       '<path fill="#4caf7a" d="M400 600Q450 590 460 630L440 640Q430 616 396 630Z"/>' +
       button(466, 640, 20, '#e63946') +
-      [[80, 360, 18, '#f2a541'], [140, 460, 14, '#e76f51'], [520, 380, 22, '#3a86ff'], [540, 530, 16, '#ffbe0b'], [90, 520, 12, '#8e6bbf'],
-        [460, 730, 18, '#ff6f91'], [520, 760, 14, '#2a9d8f'], [120, 760, 16, '#3a86ff'], [560, 690, 12, '#e76f51'], [290, 770, 12, '#f2a541']]
+      [
+        [80, 360, 18, '#f2a541'],
+        [140, 460, 14, '#e76f51'],
+        [520, 380, 22, '#3a86ff'],
+        [540, 530, 16, '#ffbe0b'],
+        [90, 520, 12, '#8e6bbf'],
+        [460, 730, 18, '#ff6f91'],
+        [520, 760, 14, '#2a9d8f'],
+        [120, 760, 16, '#3a86ff'],
+        [560, 690, 12, '#e76f51'],
+        [290, 770, 12, '#f2a541'],
+      ]
         .map(([x, y, r, c]) => button(x as number, y as number, r as number, c as string))
         .join(''),
   },
@@ -482,7 +539,8 @@ const designs: Record<string, Design> = {
     band: '#14365a',
     bandText: '#e6f7fd',
     scene: () =>
-      '<circle cx="520" cy="330" r="44" fill="#ffd23f"/>' + cloud(120, 340, 0.8, '#ffffff') +
+      '<circle cx="520" cy="330" r="44" fill="#ffd23f"/>' +
+      cloud(120, 340, 0.8, '#ffffff') +
       '<rect x="0" y="560" width="600" height="240" fill="#2f8fc0"/>' +
       '<g fill="none" stroke="#bfe6f7" stroke-width="4" stroke-linecap="round"><path d="M30 600q15-10 30 0t30 0"/><path d="M250 620q15-10 30 0t30 0"/><path d="M60 720q15-10 30 0t30 0"/><path d="M520 740q15-10 30 0t30 0"/></g>' +
       '<ellipse cx="400" cy="586" rx="150" ry="22" fill="#f4f1ea"/><ellipse cx="400" cy="580" rx="118" ry="12" fill="#dcd6c8"/>' +
@@ -507,10 +565,12 @@ const designs: Record<string, Design> = {
     bandText: '#fff2a6',
     scene: () =>
       '<g stroke="#ffe27a" stroke-width="12" stroke-linecap="round">' +
-      [0, 1, 2, 3, 4, 5, 6].map((i) => {
-        const a = Math.PI + (i * Math.PI) / 6;
-        return `<path d="M${r1(300 + 150 * Math.cos(a))} ${r1(600 + 150 * Math.sin(a))}L${r1(300 + 200 * Math.cos(a))} ${r1(600 + 200 * Math.sin(a))}"/>`;
-      }).join('') +
+      [0, 1, 2, 3, 4, 5, 6]
+        .map((i) => {
+          const a = Math.PI + (i * Math.PI) / 6;
+          return `<path d="M${r1(300 + 150 * Math.cos(a))} ${r1(600 + 150 * Math.sin(a))}L${r1(300 + 200 * Math.cos(a))} ${r1(600 + 200 * Math.sin(a))}"/>`;
+        })
+        .join('') +
       '</g><circle cx="300" cy="600" r="124" fill="#fff7c2"/>' +
       '<path fill="#8fbf5a" d="M0 620Q160 570 320 620T600 600V900H0Z"/><path fill="#6da34a" d="M0 700Q250 660 600 710V900H0Z"/>' +
       '<path fill="#7a4a2a" d="M0 560Q200 540 420 570L420 588Q200 566 0 590Z"/>' +
@@ -534,7 +594,16 @@ const designs: Record<string, Design> = {
 /** Greedy word wrap, then pick the largest font size that fits in three lines across the cover. */
 function layoutTitle(title: string): { lines: string[]; size: number } {
   // Prefer two lines at a generous size; fall back to three lines, then smaller type.
-  const attempts: Array<[number, number]> = [[64, 2], [58, 2], [64, 3], [58, 3], [52, 3], [47, 3], [42, 3], [38, 3]];
+  const attempts: Array<[number, number]> = [
+    [64, 2],
+    [58, 2],
+    [64, 3],
+    [58, 3],
+    [52, 3],
+    [47, 3],
+    [42, 3],
+    [38, 3],
+  ];
   for (const [size, maxLines] of attempts) {
     const maxChars = Math.floor(530 / (size * 0.56));
     const lines: string[] = [];

@@ -28,7 +28,7 @@ export const books: SeedBook[] = [
     title: 'Pip and the Moon Garden',
     author: 'Rosalind Ashby',
     description:
-      'When the moon rises over Granny Fern\'s garden, a small hedgehog named Pip discovers flowers that only open at night. ' +
+      "When the moon rises over Granny Fern's garden, a small hedgehog named Pip discovers flowers that only open at night. " +
       'Together with a sleepy moth and a very polite toad, Pip tends the silver blooms until morning. ' +
       'A hushed, glowing bedtime story about noticing the quiet wonders right outside your window.',
     price: '16.99',
@@ -125,7 +125,7 @@ export const books: SeedBook[] = [
     author: 'Jonah Reyes',
     description:
       'After a week of rain, the whole street folds paper boats for a parade down the gutter stream. ' +
-      'Ada\'s boat is wobbly and patched with stickers, but it has the best crew of bottle-cap sailors in town. ' +
+      "Ada's boat is wobbly and patched with stickers, but it has the best crew of bottle-cap sailors in town. " +
       'A cheerful celebration of neighbours, making things by hand and sailing on anyway. Includes a fold-your-own-boat guide.',
     price: '25.00',
     image_url: '/covers/the-paper-boat-parade.svg',
@@ -141,8 +141,8 @@ export const books: SeedBook[] = [
     author: 'Hattie Lindqvist',
     description:
       'Bramble Bear is supposed to be hibernating, but there are far too many friends who need a hand. ' +
-      'He clears snow for the rabbits, mends the squirrels\' roof and judges the great icicle contest. ' +
-      'A big, cosy hardcover with a fold-out map of Bramble\'s wood.',
+      "He clears snow for the rabbits, mends the squirrels' roof and judges the great icicle contest. " +
+      "A big, cosy hardcover with a fold-out map of Bramble's wood.",
     price: '29.99',
     image_url: '/covers/bramble-bears-busy-winter.svg',
     in_stock: 15,
@@ -157,7 +157,7 @@ export const books: SeedBook[] = [
     author: 'Samir Haddad',
     description:
       'High above the town, a tiny bird called Whistle finds the factory where every cloud in the sky is made. ' +
-      'When the machines start puffing out only grey drizzle, Whistle and the factory\'s grumpy night-watchman set out to fix them. ' +
+      "When the machines start puffing out only grey drizzle, Whistle and the factory's grumpy night-watchman set out to fix them. " +
       'An illustrated first chapter book in eight short chapters, perfect for newly confident readers.',
     price: '34.99',
     image_url: '/covers/whistle-and-the-cloud-factory.svg',
@@ -221,7 +221,7 @@ export const books: SeedBook[] = [
     author: 'Kemi Adeyemi',
     description:
       'On the warm flat roof of their building, Tayo and Grandpa Ade count the stars as they come out, one by one. ' +
-      'Each number brings a story from Grandpa\'s childhood, and each story brings them a little closer. ' +
+      "Each number brings a story from Grandpa's childhood, and each story brings them a little closer. " +
       'A loving counting book from one to ten that ends with a sky too full to count.',
     price: '12.99',
     image_url: '/covers/counting-stars-with-grandpa-ade.svg',

@@ -96,7 +96,17 @@ export interface AppDeps {
 const BODY_LIMIT = '16kb';
 
 /** Builds the whole shop. No I/O happens here; server.ts connects and listens. */
-export function createApp({ config, db, sessions, log, assets, mailer, payments, throttles, later = createDeferred((err) => log.error({ err }, 'background work failed')) }: AppDeps): ShopHandler {
+export function createApp({
+  config,
+  db,
+  sessions,
+  log,
+  assets,
+  mailer,
+  payments,
+  throttles,
+  later = createDeferred((err) => log.error({ err }, 'background work failed')),
+}: AppDeps): ShopHandler {
   const app = express();
   const catalogue = watchCatalogue({ db, redis: sessions.redis });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
@@ -106,11 +116,24 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
   const orders = createOrdersService(db);
   const carts = createCartService(db);
-  const contact = createContactService({ db, mailer, limits, notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }) });
+  const contact = createContactService({
+    db,
+    mailer,
+    limits,
+    notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
+  });
   const twoFactor = createTwoFactor({ db, limits });
   const inbox = createInbox(db);
   const systemStatus = createSystemStatus({ db, payments, mailer, config });
-  const checkout = createCheckoutService({ db, carts, payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
+  const checkout = createCheckoutService({
+    db,
+    carts,
+    payments,
+    mailer,
+    log,
+    publicUrl: config.publicUrl,
+    notifyEmail: config.SHOP_NOTIFY_EMAIL,
+  });
 
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
@@ -120,7 +143,18 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.set('query parser', 'simple');
   const views = useEta(app, { cache: config.isProduction });
   // Defaults for pages rendered before pageLocals runs (an error early in the stack).
-  Object.assign(app.locals, { assets, scriptJson, longDate, user: null, cartCount: 0, cartBadge: '0', flash: null, currentPath: '', csrfToken: () => '', hasSession: false });
+  Object.assign(app.locals, {
+    assets,
+    scriptJson,
+    longDate,
+    user: null,
+    cartCount: 0,
+    cartBadge: '0',
+    flash: null,
+    currentPath: '',
+    csrfToken: () => '',
+    hasSession: false,
+  });
   const renderHeader = (locals: Record<string, unknown>) => views.render('partials/header', { ...app.locals, ...locals });
   const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders, renderHeader });
   const pagesForSessions = sessionPages({
@@ -139,10 +173,12 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(compressResponses);
   app.use(pages.keep);
 
-  app.use(healthRoutes([
-    { name: 'database', check: () => pingDb(db) },
-    { name: 'sessions', check: () => sessions.ping() },
-  ]));
+  app.use(
+    healthRoutes([
+      { name: 'database', check: () => pingDb(db) },
+      { name: 'sessions', check: () => sessions.ping() },
+    ]),
+  );
   app.use(crawlerRoutes(catalog, config.publicUrl));
   app.use(webhookApi(payments, checkout, log));
 
@@ -185,7 +221,13 @@ export function createApp({ config, db, sessions, log, assets, mailer, payments,
   app.use(exportsPages(createExports(db)));
   app.use(booksPages(createBookAdmin(db), db));
   app.use(settingsPages(db));
-  app.use(orderPages({ details: createOrderDetails({ db, payments }), fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }), refunds: createOrderRefunds({ db, payments, mailer }) }));
+  app.use(
+    orderPages({
+      details: createOrderDetails({ db, payments }),
+      fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
+      refunds: createOrderRefunds({ db, payments, mailer }),
+    }),
+  );
 
   app.use(coverPages(createCovers({ db, uploadsDir: config.uploadsDir })));
 

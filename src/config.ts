@@ -46,22 +46,43 @@ const schema = z.object({
     .string()
     .regex(/^(mysql|mariadb):\/\//, 'must start with mysql:// or mariadb://')
     .optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: trustProxy,
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
   /** Where the shop is told about a new paid order or contact message; unset, nobody is. */
   SHOP_NOTIFY_EMAIL: z.email().optional(),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)').optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_test_... or pk_live_...)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must start with whsec_').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_/, 'must be a Stripe publishable key (pk_test_... or pk_live_...)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'must start with whsec_')
+    .optional(),
   /** Where the Stripe SDK sends requests; only tests point it elsewhere. */
   STRIPE_API_URL: z.url().optional(),
-  ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_CATALOGUE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SEED_CATALOGUE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Server processes; unset: one per core in production on MariaDB, otherwise one. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
@@ -114,7 +135,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // with SQLITE_BUSY instead of waiting, so more processes need MariaDB.
   const workers = values.WEB_CONCURRENCY ?? (isProduction && values.DATABASE_URL ? availableParallelism() : 1);
   if (workers > 1 && !values.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  WEB_CONCURRENCY: more than one process needs DATABASE_URL (MariaDB); the SQLite file is written by one process');
+    throw new ConfigError(
+      'Invalid configuration:\n  WEB_CONCURRENCY: more than one process needs DATABASE_URL (MariaDB); the SQLite file is written by one process',
+    );
   }
   return Object.freeze({
     ...values,

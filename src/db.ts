@@ -41,7 +41,10 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', l
         max: 10,
         // Dates the database makes itself (CURRENT_TIMESTAMP) are UTC like the ones the code
         // writes, whatever the server's own time zone: the numbers group orders by UTC day.
-        afterCreate(conn: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(
+          conn: { query(sql: string, done: (err: Error | null) => void): void },
+          done: (err: Error | null, conn: unknown) => void,
+        ) {
           conn.query("SET time_zone = '+00:00'", (err) => done(err, conn));
         },
       },

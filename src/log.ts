@@ -56,7 +56,11 @@ function scrub(serialized: unknown, original: unknown, depth: number): unknown {
   for (const field of STATEMENT_FIELDS) delete out[field];
   const driverMessage = typeof source.sqlMessage === 'string' ? source.sqlMessage : undefined;
   if (typeof out.message === 'string') out.message = scrubText(out.message, driverMessage);
-  if (typeof out.stack === 'string') out.stack = out.stack.split('\n').map((line) => scrubText(line, undefined)).join('\n');
+  if (typeof out.stack === 'string')
+    out.stack = out.stack
+      .split('\n')
+      .map((line) => scrubText(line, undefined))
+      .join('\n');
   for (const [key, value] of Object.entries(out)) {
     if (value && typeof value === 'object') out[key] = scrub(value, source[key], depth + 1);
   }

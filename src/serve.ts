@@ -30,7 +30,15 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   mailer.start();
   const payments = createPaymentProvider({ config, db });
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
-  const checkout = createCheckoutService({ db, carts: createCartService(db), payments, mailer, log, publicUrl: config.publicUrl, notifyEmail: config.SHOP_NOTIFY_EMAIL });
+  const checkout = createCheckoutService({
+    db,
+    carts: createCartService(db),
+    payments,
+    mailer,
+    log,
+    publicUrl: config.publicUrl,
+    notifyEmail: config.SHOP_NOTIFY_EMAIL,
+  });
   const refunds = createOrderRefunds({ db, payments, mailer });
   // One sweep: leftover checkouts, then refunds an operator started that were left in progress.
   const stopSweep = startCheckoutSweep(
@@ -46,7 +54,10 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const server = createServer(app).listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    log.info({ port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' }, `shop listening on http://localhost:${port}`);
+    log.info(
+      { port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' },
+      `shop listening on http://localhost:${port}`,
+    );
   });
 
   const closeServer = gracefulCloser(server);
@@ -63,7 +74,11 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     await closeServer();
     await stopSweep();
     // Redis or the database may be the reason for the restart: a failed close is logged, not fatal.
-    for (const [name, close] of [['mail', () => mailer.stop()], ['sessions', () => sessions.close()], ['database', () => db.destroy()]] as const) {
+    for (const [name, close] of [
+      ['mail', () => mailer.stop()],
+      ['sessions', () => sessions.close()],
+      ['database', () => db.destroy()],
+    ] as const) {
       await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
     }
     clearTimeout(timer);

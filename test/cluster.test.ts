@@ -6,7 +6,12 @@ import { restartDelayMs } from '../src/cluster.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 const base = () => ({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shop-config-')) });
-const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example', SESSION_SECRET: 'x'.repeat(40), ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' };
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://shop.example',
+  SESSION_SECRET: 'x'.repeat(40),
+  ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+};
 const mariadb = { DATABASE_URL: 'mysql://shop:shop@127.0.0.1:3306/shop' };
 
 describe('WEB_CONCURRENCY', () => {

@@ -57,7 +57,10 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).TRUST_PROXY).toEqual(expected);
   });
 
-  it.each(['yes', '-1', '11', 'proxy.example.com', '10.0.0.1/33', '10.0.0.1,'])('refuses TRUST_PROXY=%s with a message naming it', (value) => {
-    expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be a number of proxies/);
-  });
+  it.each(['yes', '-1', '11', 'proxy.example.com', '10.0.0.1/33', '10.0.0.1,'])(
+    'refuses TRUST_PROXY=%s with a message naming it',
+    (value) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be a number of proxies/);
+    },
+  );
 });

@@ -37,14 +37,22 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
   const validate = async () => {
     // Busy, not disabled: a disabled button would drop the keyboard focus to the page.
     if (busy) return;
-    const body = { address: input(addressId)?.value.trim() ?? '', city: input(cityId)?.value.trim() ?? '', zipCode: input(zipId)?.value.trim() ?? '' };
+    const body = {
+      address: input(addressId)?.value.trim() ?? '',
+      city: input(cityId)?.value.trim() ?? '',
+      zipCode: input(zipId)?.value.trim() ?? '',
+    };
     if (!body.address || !body.city || !body.zipCode) {
       showToast({ title: 'Missing Information', text: 'Please enter a complete address first', variant: 'error' });
       return;
     }
     setBusy(true);
     // A failed request reads as an address that could not be verified.
-    const answer = await api<Validation>('POST', '/api/validate-address', body).catch(() => ({ isValid: false, confidence: 0, suggestions: [] }));
+    const answer = await api<Validation>('POST', '/api/validate-address', body).catch(() => ({
+      isValid: false,
+      confidence: 0,
+      suggestions: [],
+    }));
     setResult(answer);
     setChosen(false);
     setBusy(false);
@@ -52,7 +60,11 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
 
   const choose = (suggestion: string) => {
     const parts = splitSuggestion(suggestion);
-    for (const [id, value] of [[addressId, parts.address], [cityId, parts.city], [zipId, parts.zipCode]] as const) {
+    for (const [id, value] of [
+      [addressId, parts.address],
+      [cityId, parts.city],
+      [zipId, parts.zipCode],
+    ] as const) {
       const field = input(id);
       if (!field) continue;
       field.value = value;
@@ -77,7 +89,10 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
         {result && !result.isValid && (
           <div className="address-failed" role="alert">
             <p className="address-failed-title">Address Verification Failed</p>
-            <p>We couldn't verify this address. An unverified address may delay delivery by 3-7 business days, and a parcel that cannot be delivered is returned to us.</p>
+            <p>
+              We couldn't verify this address. An unverified address may delay delivery by 3-7 business days, and a parcel that cannot be
+              delivered is returned to us.
+            </p>
             <p>You can still continue; please check the street, city and ZIP code.</p>
           </div>
         )}

@@ -9,7 +9,8 @@ import { SandboxCard } from './SandboxCard.tsx';
 
 export const REDIRECT_AFTER_PAYMENT_MS = 1000;
 /** Said when the card was charged and the order could not be found from the page. */
-export const ORDER_PENDING_TEXT = 'Your card was charged, and your order confirmation will be emailed to you shortly. Please do not pay again. If it has not arrived within an hour, please contact us.';
+export const ORDER_PENDING_TEXT =
+  'Your card was charged, and your order confirmation will be emailed to you shortly. Please do not pay again. If it has not arrived within an hour, please contact us.';
 
 export interface CardFormProps {
   variant: 'guest' | 'account';
@@ -24,7 +25,8 @@ interface OpenIntent extends IntentHandle {
 }
 
 /** The reason a step failed, from the server where it gave one a parent can read. */
-const reason = (err: unknown, fallback: string) => (err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback);
+const reason = (err: unknown, fallback: string) =>
+  err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback;
 
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the spec's
@@ -87,7 +89,10 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
     setBusy(true);
     try {
       if (variant === 'guest' && !paymentCustomer.current) {
-        const created = await api<{ stripeCustomerId: string; csrfToken: string }>('POST', '/api/create-user-and-customer', { ...details, shippingInfo }).catch((err: unknown) => {
+        const created = await api<{ stripeCustomerId: string; csrfToken: string }>('POST', '/api/create-user-and-customer', {
+          ...details,
+          shippingInfo,
+        }).catch((err: unknown) => {
           fail('Account Creation Failed', reason(err, 'Failed to create account. Please try again.'));
         });
         if (!created) return;
@@ -117,7 +122,9 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       const open = intent.current;
 
       const name = variant === 'guest' ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
-      const result = await payer.current.confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo }).catch(() => null);
+      const result = await payer.current
+        .confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo })
+        .catch(() => null);
       if (!result) {
         // No answer: the card may have been charged all the same, and then its order exists.
         const order = await findOrder(open.paymentIntentId);
@@ -148,7 +155,11 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
 
   return (
     <div className="card-form-inner">
-      {mode === 'sandbox' ? <SandboxCard payerRef={payer} amount={total} /> : <div ref={stripeMount} className="stripe-card" role="group" aria-label="Card details" />}
+      {mode === 'sandbox' ? (
+        <SandboxCard payerRef={payer} amount={total} />
+      ) : (
+        <div ref={stripeMount} className="stripe-card" role="group" aria-label="Card details" />
+      )}
       {/* The toast announces the failure; this stays, and the Pay button points to it. */}
       <p className="form-status" role="status">
         {finishing ? 'Your payment went through. Finishing your order...' : ''}
@@ -166,7 +177,12 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       )}
       {/* Busy, not disabled (the submit handler ignores it while busy): a disabled button drops the keyboard focus, and the bank's dialog would hand it back to nothing. */}
       {!chargedWithoutOrder && (
-        <button type="submit" className="pay-button" aria-busy={busy || undefined} aria-describedby={problem ? 'payment-problem' : undefined}>
+        <button
+          type="submit"
+          className="pay-button"
+          aria-busy={busy || undefined}
+          aria-describedby={problem ? 'payment-problem' : undefined}
+        >
           {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
         </button>
       )}

@@ -20,7 +20,12 @@ export function SandboxCard({ payerRef, amount }: { payerRef: Ref<Payer>; amount
   useImperativeHandle(payerRef, () => ({
     async confirm(intent): Promise<PayResult> {
       const body = { paymentIntentId: intent.paymentIntentId, clientSecret: intent.clientSecret };
-      let answer = await api<SandboxAnswer>('POST', '/api/sandbox/confirm', { ...body, cardNumber: card.number, expiry: card.expiry, cvc: card.cvc });
+      let answer = await api<SandboxAnswer>('POST', '/api/sandbox/confirm', {
+        ...body,
+        cardNumber: card.number,
+        expiry: card.expiry,
+        cvc: card.cvc,
+      });
       if (answer.status === 'requires_action') {
         const passed = await new Promise<boolean>((resolve) => setChallenge(() => resolve));
         setChallenge(null);
@@ -38,15 +43,42 @@ export function SandboxCard({ payerRef, amount }: { payerRef: Ref<Payer>; amount
         <strong>Test mode.</strong> Pay with 4242 4242 4242 4242, any future date and any CVC. No real card is charged.
       </p>
       <label htmlFor="card-number">Card number</label>
-      <input id="card-number" inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" maxLength={23} value={card.number} onChange={field('number')} required />
+      <input
+        id="card-number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+        maxLength={23}
+        value={card.number}
+        onChange={field('number')}
+        required
+      />
       <div className="grid">
         <div>
           <label htmlFor="card-expiry">Expiry (MM/YY)</label>
-          <input id="card-expiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={5} value={card.expiry} onChange={field('expiry')} required />
+          <input
+            id="card-expiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM/YY"
+            maxLength={5}
+            value={card.expiry}
+            onChange={field('expiry')}
+            required
+          />
         </div>
         <div>
           <label htmlFor="card-cvc">CVC</label>
-          <input id="card-cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} value={card.cvc} onChange={field('cvc')} required />
+          <input
+            id="card-cvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={4}
+            value={card.cvc}
+            onChange={field('cvc')}
+            required
+          />
         </div>
       </div>
       {challenge && <Challenge amount={amount} answer={challenge} />}

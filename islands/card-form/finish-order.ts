@@ -35,7 +35,10 @@ export async function finishOrder(paymentIntentId: string, shippingInfo: object,
       await pause(COMPLETE_ORDER_RETRY_MS[attempt - 1]!);
     }
     try {
-      const { order } = await api<{ order: PlacedOrder }>('POST', '/api/complete-order', { stripePaymentIntentId: paymentIntentId, shippingInfo });
+      const { order } = await api<{ order: PlacedOrder }>('POST', '/api/complete-order', {
+        stripePaymentIntentId: paymentIntentId,
+        shippingInfo,
+      });
       return { kind: 'order', order };
     } catch (err) {
       if (err instanceof ApiError && err.status === 409 && err.serverMessage) return { kind: 'refused', message: err.serverMessage };

@@ -41,7 +41,11 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
     refreshCart().catch(() => setLoadFailed(true));
   }, [open]);
 
-  const run = (action: () => Promise<void>, success: { title: string; text: string } | undefined, failure: { title: string; text: string }) =>
+  const run = (
+    action: () => Promise<void>,
+    success: { title: string; text: string } | undefined,
+    failure: { title: string; text: string },
+  ) =>
     action().then(
       () => success && showToast(success),
       () => showToast({ ...failure, variant: 'error' }),
@@ -69,60 +73,69 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
       </button>
       {open &&
         createPortal(
-        <>
-          <div className="drawer-backdrop" onClick={close} aria-hidden="true" />
-          <div ref={drawerRef} className="cart-drawer" role="dialog" aria-modal="true" aria-labelledby="cart-drawer-title">
-            <header className="cart-drawer-header">
-              <h2 id="cart-drawer-title">Shopping Cart</h2>
-              <span className="count-badge">{cart.count} item(s)</span>
-              <button type="button" className="drawer-close" aria-label="Close cart" onClick={close}>
-                &times;
-              </button>
-            </header>
-            {loadFailed ? (
-              <p className="drawer-message" role="alert">Failed to fetch cart</p>
-            ) : cart.items === undefined ? (
-              <p className="drawer-message" aria-live="polite">Loading your cart...</p>
-            ) : items.length === 0 ? (
-              <div className="drawer-empty">
-                <p>{CART_EMPTY_TEXT}</p>
-                <a href="/books" role="button" onClick={close}>
-                  Continue Shopping
-                </a>
-              </div>
-            ) : (
-              <>
-                <ul className="cart-lines">
-                  {items.map((item) => (
-                    <CartLine
-                      key={item.id}
-                      item={item}
-                      disabled={cart.pending}
-                      onQuantity={(quantity) =>
-                        quantity < 1
-                          ? void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
-                          : void run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
-                      }
-                      onRemove={() => void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
-                    />
-                  ))}
-                </ul>
-                <p className="cart-limit-note">{PER_TITLE_LIMIT_TEXT}</p>
-                <footer className="cart-drawer-footer">
-                  <p className="cart-total">
-                    <span>Total</span> <strong>${total}</strong>
-                  </p>
-                  <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
-                    Proceed to Checkout
+          <>
+            <div className="drawer-backdrop" onClick={close} aria-hidden="true" />
+            <div ref={drawerRef} className="cart-drawer" role="dialog" aria-modal="true" aria-labelledby="cart-drawer-title">
+              <header className="cart-drawer-header">
+                <h2 id="cart-drawer-title">Shopping Cart</h2>
+                <span className="count-badge">{cart.count} item(s)</span>
+                <button type="button" className="drawer-close" aria-label="Close cart" onClick={close}>
+                  &times;
+                </button>
+              </header>
+              {loadFailed ? (
+                <p className="drawer-message" role="alert">
+                  Failed to fetch cart
+                </p>
+              ) : cart.items === undefined ? (
+                <p className="drawer-message" aria-live="polite">
+                  Loading your cart...
+                </p>
+              ) : items.length === 0 ? (
+                <div className="drawer-empty">
+                  <p>{CART_EMPTY_TEXT}</p>
+                  <a href="/books" role="button" onClick={close}>
+                    Continue Shopping
                   </a>
-                  <button type="button" className="secondary outline" disabled={cart.pending} onClick={() => void run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}>
-                    Clear Cart
-                  </button>
-                </footer>
-              </>
-            )}
-          </div>
-        </>,
+                </div>
+              ) : (
+                <>
+                  <ul className="cart-lines">
+                    {items.map((item) => (
+                      <CartLine
+                        key={item.id}
+                        item={item}
+                        disabled={cart.pending}
+                        onQuantity={(quantity) =>
+                          quantity < 1
+                            ? void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
+                            : void run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
+                        }
+                        onRemove={() => void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
+                      />
+                    ))}
+                  </ul>
+                  <p className="cart-limit-note">{PER_TITLE_LIMIT_TEXT}</p>
+                  <footer className="cart-drawer-footer">
+                    <p className="cart-total">
+                      <span>Total</span> <strong>${total}</strong>
+                    </p>
+                    <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
+                      Proceed to Checkout
+                    </a>
+                    <button
+                      type="button"
+                      className="secondary outline"
+                      disabled={cart.pending}
+                      onClick={() => void run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}
+                    >
+                      Clear Cart
+                    </button>
+                  </footer>
+                </>
+              )}
+            </div>
+          </>,
           document.body,
         )}
     </>
@@ -132,7 +145,14 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
 function CartIcon() {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24">
-      <path d="M3 4h2l2.4 10.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 1.9-1.4L21 8H6.2" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M3 4h2l2.4 10.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 1.9-1.4L21 8H6.2"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
       <circle cx="10" cy="20" r="1.5" fill="currentColor" />
       <circle cx="17" cy="20" r="1.5" fill="currentColor" />
     </svg>

@@ -17,17 +17,35 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
   const limitId = `quantity-limit-${book.id}`;
   return (
     <li className="cart-line">
-      <img src={book.cover.src} srcSet={book.cover.srcset ?? undefined} sizes={book.cover.srcset ? '64px' : undefined} alt="" width={64} height={96} />
+      <img
+        src={book.cover.src}
+        srcSet={book.cover.srcset ?? undefined}
+        sizes={book.cover.srcset ? '64px' : undefined}
+        alt=""
+        width={64}
+        height={96}
+      />
       <div className="cart-line-info">
         <a href={`/books/${book.id}`}>{book.title}</a>
         <span className="cart-line-price">${book.price}</span>
       </div>
       <div className="quantity-control" role="group" aria-label={`Quantity of ${book.title}`}>
-        <button type="button" className="secondary outline" aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`} {...unlessOff(disabled, () => onQuantity(quantity - 1))}>
+        <button
+          type="button"
+          className="secondary outline"
+          aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`}
+          {...unlessOff(disabled, () => onQuantity(quantity - 1))}
+        >
           &minus;
         </button>
         <output aria-live="polite">{quantity}</output>
-        <button type="button" className="secondary outline" aria-label={`One more ${book.title}`} aria-describedby={atLimit ? limitId : undefined} {...unlessOff(disabled || atLimit !== null, () => onQuantity(quantity + 1))}>
+        <button
+          type="button"
+          className="secondary outline"
+          aria-label={`One more ${book.title}`}
+          aria-describedby={atLimit ? limitId : undefined}
+          {...unlessOff(disabled || atLimit !== null, () => onQuantity(quantity + 1))}
+        >
           +
         </button>
       </div>
@@ -36,7 +54,12 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           {atLimit}
         </small>
       )}
-      <button type="button" className="remove-line secondary outline" aria-label={`Remove ${book.title} from cart`} {...unlessOff(disabled, onRemove)}>
+      <button
+        type="button"
+        className="remove-line secondary outline"
+        aria-label={`Remove ${book.title} from cart`}
+        {...unlessOff(disabled, onRemove)}
+      >
         Remove
       </button>
     </li>

@@ -26,7 +26,12 @@ export function initAddToCart(): void {
 
 type Toast = { title: string; text: string };
 
-async function add(button: HTMLButtonElement | null, bookId: number, quantity: number, toasts: { success: Toast; failure: Toast }): Promise<void> {
+async function add(
+  button: HTMLButtonElement | null,
+  bookId: number,
+  quantity: number,
+  toasts: { success: Toast; failure: Toast },
+): Promise<void> {
   // Busy rather than disabled: a disabled button throws the keyboard focus back to the top of the page.
   if (button?.getAttribute('aria-busy') === 'true') return;
   button?.setAttribute('aria-busy', 'true');

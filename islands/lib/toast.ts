@@ -26,7 +26,10 @@ export function showToast({ title, text = '', variant = 'success', durationMs = 
   item.dataset.toast = '';
   const body = document.createElement('div');
   body.setAttribute('role', variant === 'error' ? 'alert' : 'status');
-  for (const [cls, value] of [['toast-title', title], ['toast-text', text]] as const) {
+  for (const [cls, value] of [
+    ['toast-title', title],
+    ['toast-text', text],
+  ] as const) {
     if (!value) continue;
     const p = document.createElement('p');
     p.className = cls;

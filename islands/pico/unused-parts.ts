@@ -20,7 +20,7 @@ const UNUSED = [
 /** The selector with the insides of its :not(...) left out. */
 function outsideNot(selector: string): string {
   let out = '';
-  for (let i = 0; i < selector.length; ) {
+  for (let i = 0; i < selector.length;) {
     if (selector.startsWith(':not(', i)) {
       for (let depth = 0; i < selector.length; i++) {
         if (selector[i] === '(') depth++;
@@ -41,7 +41,10 @@ const readIn = (css: string) => css.match(/var\(--[\w-]+/g)?.map((v) => v.slice(
  * properties (the search and date icons, the table's colours).
  */
 function readByAdmin(): string[] {
-  return [...readIn(compile('islands/pico/admin.scss', { loadPaths: ['node_modules'] }).css), ...readIn(readFileSync('islands/admin.css', 'utf8'))];
+  return [
+    ...readIn(compile('islands/pico/admin.scss', { loadPaths: ['node_modules'] }).css),
+    ...readIn(readFileSync('islands/admin.css', 'utf8')),
+  ];
 }
 
 /** Pico's custom properties that nothing left reads: its own rules, the shop's theme or the admin's rules. */

@@ -4,7 +4,9 @@ import autocannon from 'autocannon';
 import { cpuMsOf } from './proc.ts';
 import type { Round } from './stats.ts';
 
-export type Target = Pick<autocannon.Options, 'requests' | 'headers' | 'method' | 'body' | 'overallRate' | 'connections'> & { path: string };
+export type Target = Pick<autocannon.Options, 'requests' | 'headers' | 'method' | 'body' | 'overallRate' | 'connections'> & {
+  path: string;
+};
 
 /** One autocannon run against `baseUrl`, with the CPU time the server process (`pid`) used meanwhile. */
 export async function measure(baseUrl: string, pid: number, target: Target, seconds: number): Promise<Round> {
@@ -23,13 +25,20 @@ export async function measure(baseUrl: string, pid: number, target: Target, seco
 }
 
 /** Signs `email` in `perSecond` times a second until stopped; returns how many sign-ins failed. */
-export function signInsAtRate(baseUrl: string, credentials: { email: string; password: string }, perSecond: number): () => Promise<{ done: number; failed: number }> {
+export function signInsAtRate(
+  baseUrl: string,
+  credentials: { email: string; password: string },
+  perSecond: number,
+): () => Promise<{ done: number; failed: number }> {
   let done = 0;
   let failed = 0;
   const inFlight = new Set<Promise<void>>();
   const signIn = async () => {
     const session = await fetch(`${baseUrl}/api/session`);
-    const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = session.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const { csrfToken } = (await session.json()) as { csrfToken: string };
     const res = await fetch(`${baseUrl}/api/auth/login`, {
       method: 'POST',

@@ -78,7 +78,9 @@ export async function startShop(env: Record<string, string>): Promise<Running> {
 
 export async function startReference(mode: 'bare' | 'static', file: string): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/reference-server.ts', mode, file, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/reference-server.ts', mode, file, String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await untilAnswering(`${baseUrl}/${path.basename(file)}`, child, track(child));
   return running(child, baseUrl);
@@ -106,7 +108,8 @@ export interface Services {
 /** MariaDB and Redis on free ports, by .ci/services.sh as CI starts them; stopped when stdin closes. */
 export async function startServices(): Promise<Services> {
   const [mariadbPort, redisPort] = [await freePort(), await freePort()];
-  const script = 'source .ci/services.sh && start_services >&2 && echo "$CI_DATABASE_URL" && echo "$CI_REDIS_URL" && read -r _; stop_services >&2';
+  const script =
+    'source .ci/services.sh && start_services >&2 && echo "$CI_DATABASE_URL" && echo "$CI_REDIS_URL" && read -r _; stop_services >&2';
   const child = spawn('bash', ['-c', script], {
     env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin`, CI_MARIADB_PORT: String(mariadbPort), CI_REDIS_PORT: String(redisPort) },
     stdio: ['pipe', 'pipe', 'pipe'],

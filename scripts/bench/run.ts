@@ -42,8 +42,16 @@ async function visitorWithCart(baseUrl: string): Promise<Record<string, string>>
   const session = await fetch(`${baseUrl}/api/session`);
   keep(session);
   const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': csrfToken, 'content-type': 'application/json' });
-  const added = await fetch(`${baseUrl}/api/cart`, { method: 'POST', headers: headers(), body: JSON.stringify({ bookId: 3, quantity: 1 }) });
+  const headers = () => ({
+    cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    'x-csrf-token': csrfToken,
+    'content-type': 'application/json',
+  });
+  const added = await fetch(`${baseUrl}/api/cart`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ bookId: 3, quantity: 1 }),
+  });
   keep(added);
   if (added.status !== 201) throw new Error(`could not fill a cart: ${added.status} ${await added.text()}`);
   return headers();
@@ -88,9 +96,16 @@ function cartRequests(visitors: Record<string, string>[]): autocannon.Request[] 
 async function signedUpParent(baseUrl: string): Promise<{ email: string; password: string }> {
   const parent = { email: `bench.${Date.now()}@example.com`, password: 'story-time-42', firstName: 'Amara', lastName: 'Osei' };
   const session = await fetch(`${baseUrl}/api/session`);
-  const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = session.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const res = await fetch(`${baseUrl}/api/auth/signup`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: JSON.stringify(parent) });
+  const res = await fetch(`${baseUrl}/api/auth/signup`, {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify(parent),
+  });
   if (res.status !== 201) throw new Error(`could not sign up: ${res.status} ${await res.text()}`);
   return { email: parent.email, password: parent.password };
 }
@@ -114,15 +129,26 @@ async function benchSetup(setup: string, shop: Running, rows: Row[], notes: stri
   const row = (scenario: string, summary: Summary) => rows.push({ setup, scenario, summary });
   const session = await visitorWithCart(shop.baseUrl);
   const cookieOnly = { cookie: session.cookie! };
-  for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, anonymous`, await rounds(shop, { path: page }, `${setup}: GET ${page}`));
-  for (const page of ['/', '/books', '/books/1']) row(`GET ${page}, session with a cart item`, await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`));
+  for (const page of ['/', '/books', '/books/1'])
+    row(`GET ${page}, anonymous`, await rounds(shop, { path: page }, `${setup}: GET ${page}`));
+  for (const page of ['/', '/books', '/books/1'])
+    row(
+      `GET ${page}, session with a cart item`,
+      await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`),
+    );
   row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
   const cart = cartRequests(await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl))));
-  row('POST /api/cart + DELETE /api/cart/1 (session, CSRF)', await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`));
+  row(
+    'POST /api/cart + DELETE /api/cart/1 (session, CSRF)',
+    await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`),
+  );
 
   const pages = ['/', '/books', '/books/1', '/books/2', '/books', '/books/3'].map((p) => ({ method: 'GET' as const, path: p }));
   const mixed = [...pages, { method: 'GET' as const, path: '/api/books' }, { method: 'GET' as const, path: '/api/books' }, ...cart];
-  row(`mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`, await rounds(shop, { path: '/', requests: mixed, overallRate: MIXED_RATE, connections: 20 }, `${setup}: mixed`, MIXED_SECONDS));
+  row(
+    `mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`,
+    await rounds(shop, { path: '/', requests: mixed, overallRate: MIXED_RATE, connections: 20 }, `${setup}: mixed`, MIXED_SECONDS),
+  );
 
   const home = await (await fetch(`${shop.baseUrl}/`)).text();
   const asset = /href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
@@ -144,7 +170,9 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const notes: string[] = [];
   const started = new Date();
-  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   let refs: { bare: Summary; static: Summary } | undefined;
   say('starting MariaDB and Redis');
   const services = await startServices();
@@ -182,7 +210,15 @@ async function main(): Promise<void> {
     `connection errors over all rounds.`,
     '',
     markdownTable(
-      [...(refs ? [{ setup: 'reference', scenario: 'bare node:http, /books bytes', summary: refs.bare }, { setup: 'reference', scenario: 'express.static, /books bytes', summary: refs.static }] : []), ...rows],
+      [
+        ...(refs
+          ? [
+              { setup: 'reference', scenario: 'bare node:http, /books bytes', summary: refs.bare },
+              { setup: 'reference', scenario: 'express.static, /books bytes', summary: refs.static },
+            ]
+          : []),
+        ...rows,
+      ],
       refs ?? {},
     ),
     '',

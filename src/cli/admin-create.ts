@@ -13,11 +13,16 @@ const USAGE = 'Usage: npm run admin:create -- --email ADDRESS [--first-name NAME
 
 const argsSchema = z.object({
   email: z
-    .string({ error: 'Please give the operator\'s email address with --email.' })
+    .string({ error: "Please give the operator's email address with --email." })
     .trim()
     .max(254, 'That email address is too long.')
     .regex(EMAIL_PATTERN, 'That does not look like an email address.'),
-  'first-name': z.string().trim().min(1, 'The first name cannot be empty.').max(100, 'Please keep the first name under 100 characters.').default('Shop'),
+  'first-name': z
+    .string()
+    .trim()
+    .min(1, 'The first name cannot be empty.')
+    .max(100, 'Please keep the first name under 100 characters.')
+    .default('Shop'),
 });
 
 function readArgs(): z.infer<typeof argsSchema> {
@@ -44,7 +49,9 @@ async function main(): Promise<void> {
     const hours = Math.round((grant.expiresAt.getTime() - Date.now()) / 3_600_000);
     console.log(
       [
-        grant.created ? `Created the operator account ${grant.email}.` : `${grant.email} is now an operator; its password and authenticator were reset.`,
+        grant.created
+          ? `Created the operator account ${grant.email}.`
+          : `${grant.email} is now an operator; its password and authenticator were reset.`,
         '',
         `  One-time password: ${grant.temporaryPassword}`,
         `  (works once, for the next ${hours} hours)`,

@@ -9,7 +9,16 @@ const MAX_ID = 2_147_483_647;
 export function wholeNumber(what: string, rules: (n: z.ZodNumber) => z.ZodNumber = (n) => n) {
   const message = `${what} must be a whole number`;
   return z
-    .union([z.number(), z.string().trim().regex(/^[+-]?\d+(\.\d+)?$/, message)], { message })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^[+-]?\d+(\.\d+)?$/, message),
+      ],
+      { message },
+    )
     .transform(Number)
     .pipe(rules(z.number({ message }).int(message)));
 }

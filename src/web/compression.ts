@@ -48,7 +48,9 @@ const EFFORT = {
 export function compress(body: Buffer, encoding: Encoding, effort: keyof typeof EFFORT): Buffer {
   const level = EFFORT[effort];
   if (encoding === 'gzip') return gzipSync(body, { level: level.gzip });
-  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
 }
 
 /** Text types worth compressing; images other than SVG and fonts already are. */

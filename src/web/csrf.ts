@@ -10,7 +10,7 @@ const CSRF_MESSAGE = 'Your session has expired or this form is out of date. Plea
 const { csrfSynchronisedProtection, generateToken, isRequestValid } = csrfSync({
   // HTML forms send the token as a hidden field, the islands as a header.
   getTokenFromRequest: (req) =>
-    (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] as string | undefined ??
+    ((req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] as string | undefined) ??
     (req.headers[CSRF_HEADER] as string | undefined),
   errorConfig: { statusCode: 403, message: CSRF_MESSAGE },
 });

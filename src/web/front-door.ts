@@ -39,7 +39,10 @@ function logAnswers(log: Logger): (req: IncomingMessage, res: ServerResponse) =>
   if (!log.isLevelEnabled('info')) return () => {};
   return (req, res) => {
     const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
-    log.info({ req: { id, method: req.method, url: redactUrl(req.url ?? '/') }, res: { statusCode: res.statusCode }, responseTime: 0 }, 'request completed');
+    log.info(
+      { req: { id, method: req.method, url: redactUrl(req.url ?? '/') }, res: { statusCode: res.statusCode }, responseTime: 0 },
+      'request completed',
+    );
   };
 }
 

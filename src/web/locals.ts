@@ -25,7 +25,9 @@ export function pageLocals(deps: PageLocalsDeps): RequestHandler {
   return async (req, res, next) => {
     // A visitor without a session has no user, cart or flash: nothing here makes one.
     const session: Partial<SessionData> = existingSession(req) ?? {};
-    const user = session.userId ? ((res.locals.sessionUser as LayoutUser | undefined) ?? (await deps.accounts.findSessionUser(session.userId))) : undefined;
+    const user = session.userId
+      ? ((res.locals.sessionUser as LayoutUser | undefined) ?? (await deps.accounts.findSessionUser(session.userId)))
+      : undefined;
     const cartCount = await deps.carts.countItems({ userId: user?.id, cartId: session.cartId });
     res.locals.user = user ?? null;
     res.locals.cartCount = cartCount;

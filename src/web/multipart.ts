@@ -88,6 +88,10 @@ export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeM
 
 function discard(req: Request): Promise<void> {
   return new Promise((resolve) => {
-    req.on('end', resolve).on('error', () => resolve()).on('close', resolve).resume();
+    req
+      .on('end', resolve)
+      .on('error', () => resolve())
+      .on('close', resolve)
+      .resume();
   });
 }

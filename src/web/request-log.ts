@@ -26,7 +26,9 @@ export function requestLog(log: Logger): RequestHandler {
       configurable: true,
     });
     if (logsEachRequest && req.url !== '/healthz') {
-      res.once('finish', () => req.log.info({ res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, 'request completed'));
+      res.once('finish', () =>
+        req.log.info({ res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, 'request completed'),
+      );
     }
     next();
   };

@@ -36,8 +36,7 @@ export function pageSecurityHeaders(options: SecurityOptions): Array<[string, st
 }
 
 function helmetFor({ isProduction, stripeEnabled }: SecurityOptions): RequestHandler {
-  const onStripePage = (req: IncomingMessage) =>
-    stripeEnabled && STRIPE_PAGES.has(new URL(req.url ?? '/', 'http://x').pathname);
+  const onStripePage = (req: IncomingMessage) => stripeEnabled && STRIPE_PAGES.has(new URL(req.url ?? '/', 'http://x').pathname);
   const stripeOr = (origin: string) => (req: IncomingMessage) => (onStripePage(req) ? origin : "'self'");
 
   return helmet({

@@ -75,7 +75,10 @@ function listVariants(dir: string): Map<string, Encoding[]> {
     const encoding = (Object.keys(ENCODING_SUFFIX) as Encoding[]).find((e) => file.endsWith(ENCODING_SUFFIX[e]));
     if (!encoding) continue;
     const key = file.slice(0, -ENCODING_SUFFIX[encoding].length);
-    variants.set(key, [...(variants.get(key) ?? []), encoding].sort((a, b) => (a === 'br' ? -1 : b === 'br' ? 1 : 0)));
+    variants.set(
+      key,
+      [...(variants.get(key) ?? []), encoding].sort((a, b) => (a === 'br' ? -1 : b === 'br' ? 1 : 0)),
+    );
   }
   return variants;
 }

@@ -53,8 +53,23 @@ export function createLimits({ db, redis, prefix = 'shop:throttle:', overrides =
     const limiter: RateLimiterAbstract = redis
       ? new RateLimiterRedis({ ...options, storeClient: redis, useRedisPackage: true })
       : isMySql(db)
-        ? new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName: databaseName(db), tableName: SQL_TABLE, tableCreated: true, clearExpiredByTimeout: sweep })
-        : new RateLimiterSQLite({ ...options, storeClient: db, storeType: 'knex', tableName: SQL_TABLE, tableCreated: true, clearExpiredByTimeout: sweep });
+        ? new RateLimiterMySQL({
+            ...options,
+            storeClient: db,
+            storeType: 'knex',
+            dbName: databaseName(db),
+            tableName: SQL_TABLE,
+            tableCreated: true,
+            clearExpiredByTimeout: sweep,
+          })
+        : new RateLimiterSQLite({
+            ...options,
+            storeClient: db,
+            storeType: 'knex',
+            tableName: SQL_TABLE,
+            tableCreated: true,
+            clearExpiredByTimeout: sweep,
+          });
     return wrap(limiter, points);
   };
 }

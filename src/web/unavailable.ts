@@ -1,11 +1,27 @@
 import knex from 'knex';
-import { ClientClosedError, ClientOfflineError, ConnectionTimeoutError, ReconnectStrategyError, SocketClosedUnexpectedlyError, SocketTimeoutError, TimeoutError } from 'redis';
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+} from 'redis';
 
 /** Seconds a client is asked to wait (Retry-After) when the database or Redis is out. */
 export const RETRY_AFTER_SECONDS = 5;
 
 // Redis client errors that mean "no answer from Redis", not "Redis refused the command".
-const REDIS_OUTAGES = [ClientOfflineError, ClientClosedError, ConnectionTimeoutError, SocketClosedUnexpectedlyError, SocketTimeoutError, TimeoutError, ReconnectStrategyError];
+const REDIS_OUTAGES = [
+  ClientOfflineError,
+  ClientClosedError,
+  ConnectionTimeoutError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+  ReconnectStrategyError,
+];
 
 // Codes of a database or store that is down, restarting, unreachable, silent or too busy to take us.
 const OUTAGE_CODES = new Set([

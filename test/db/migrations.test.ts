@@ -2,7 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
-const TABLES = ['users', 'books', 'carts', 'cart_items', 'orders', 'order_items', 'stock_holds', 'contact_messages', 'account_tokens', 'outbox', 'sessions', 'rate_limits', 'checkouts', 'sandbox_customers', 'sandbox_payment_intents', 'sandbox_refunds', 'recovery_codes', 'refunds', 'audit_log', 'catalogue_version'];
+const TABLES = [
+  'users',
+  'books',
+  'carts',
+  'cart_items',
+  'orders',
+  'order_items',
+  'stock_holds',
+  'contact_messages',
+  'account_tokens',
+  'outbox',
+  'sessions',
+  'rate_limits',
+  'checkouts',
+  'sandbox_customers',
+  'sandbox_payment_intents',
+  'sandbox_refunds',
+  'recovery_codes',
+  'refunds',
+  'audit_log',
+  'catalogue_version',
+];
 
 let database: TestDatabase;
 let db: Db;
@@ -34,14 +55,23 @@ describe('migrations', () => {
   });
 
   it('refuse a negative stock level', async () => {
-    const [id] = await db('books').insert({ title: 'N', author: 'A', description: 'D', price: '1.00', in_stock: 1, published_on: '2024-05-01' });
+    const [id] = await db('books').insert({
+      title: 'N',
+      author: 'A',
+      description: 'D',
+      price: '1.00',
+      in_stock: 1,
+      published_on: '2024-05-01',
+    });
     await expect(db('books').where({ id }).update({ in_stock: -1 })).rejects.toThrow();
     expect((await db('books').where({ id }).first()).inStock).toBe(1);
   });
 
   it('keeps dates the database makes in UTC, whatever the server’s own time zone (MariaDB)', async () => {
     if (db.client.config.client !== 'mysql2') return expect(database.databaseUrl).toBeUndefined();
-    const [[row]] = (await db.raw('SELECT @@session.time_zone AS zone, TIMESTAMPDIFF(MINUTE, UTC_TIMESTAMP(), NOW()) AS drift')) as [[{ zone: string; drift: number }]];
+    const [[row]] = (await db.raw('SELECT @@session.time_zone AS zone, TIMESTAMPDIFF(MINUTE, UTC_TIMESTAMP(), NOW()) AS drift')) as [
+      [{ zone: string; drift: number }],
+    ];
     expect(row).toEqual({ zone: '+00:00', drift: 0 });
   });
 });

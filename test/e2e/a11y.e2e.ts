@@ -47,7 +47,10 @@ async function visit(page: Page, pathname: string, status = 200): Promise<void> 
 async function putBookInCart(page: Page): Promise<void> {
   const session = await page.request.get(`${shop.baseUrl}/api/session`);
   const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const res = await page.request.post(`${shop.baseUrl}/api/cart`, { headers: { 'x-csrf-token': csrfToken }, data: { bookId: book.id, quantity: 1 } });
+  const res = await page.request.post(`${shop.baseUrl}/api/cart`, {
+    headers: { 'x-csrf-token': csrfToken },
+    data: { bookId: book.id, quantity: 1 },
+  });
   expect(res.status(), `POST /api/cart: ${await res.text()}`).toBeLessThan(300);
 }
 
@@ -98,7 +101,11 @@ const STATES: State[] = [
   { name: 'book-not-found', go: (p) => visit(p, '/books/999999', 404), allow: isDocumentError('/books/999999') },
   { name: 'about', go: (p) => visit(p, '/about') },
   { name: 'contact', go: (p) => visit(p, '/contact') },
-  { name: 'contact-errors', go: async (p) => (await visit(p, '/contact'), submitEmpty(p, 'form[data-contact-form] button[type="submit"]', 400)), allow: isDocumentError('/contact', 400) },
+  {
+    name: 'contact-errors',
+    go: async (p) => (await visit(p, '/contact'), submitEmpty(p, 'form[data-contact-form] button[type="submit"]', 400)),
+    allow: isDocumentError('/contact', 400),
+  },
   { name: 'privacy', go: (p) => visit(p, '/privacy') },
   { name: 'terms', go: (p) => visit(p, '/termsofuse') },
   { name: 'copyright', go: (p) => visit(p, '/copyrighttrademark') },
@@ -127,7 +134,11 @@ const STATES: State[] = [
     },
   },
   { name: 'reset-request', go: (p) => visit(p, '/reset-password') },
-  { name: 'reset-request-errors', go: async (p) => (await visit(p, '/reset-password'), submitEmpty(p, 'main button[type="submit"]', 400)), allow: isDocumentError('/reset-password', 400) },
+  {
+    name: 'reset-request-errors',
+    go: async (p) => (await visit(p, '/reset-password'), submitEmpty(p, 'main button[type="submit"]', 400)),
+    allow: isDocumentError('/reset-password', 400),
+  },
   {
     name: 'reset-new-password-errors',
     go: async (p) => {
@@ -143,7 +154,11 @@ const STATES: State[] = [
     },
     allow: (problem) => problem.includes('status of 400 ') && problem.includes('/reset-password/'),
   },
-  { name: 'reset-link-invalid', go: (p) => visit(p, '/reset-password/not-a-real-token', 400), allow: isDocumentError('/reset-password/not-a-real-token', 400) },
+  {
+    name: 'reset-link-invalid',
+    go: (p) => visit(p, '/reset-password/not-a-real-token', 400),
+    allow: isDocumentError('/reset-password/not-a-real-token', 400),
+  },
   { name: 'failedlogin', go: (p) => visit(p, '/failedlogin') },
   { name: 'cart-empty', go: (p) => visit(p, '/cart') },
   { name: 'cart', go: async (p) => (await putBookInCart(p), visit(p, '/cart')) },

@@ -36,7 +36,12 @@ let accounts = 0;
 /** A new account's details; every address is unique within the run. */
 function newAccount(firstName: string): Account {
   accounts += 1;
-  return { firstName, lastName: 'Lantern', email: `${firstName.toLowerCase()}.${accounts}@example.com`, password: `storytime-${accounts}-pass` };
+  return {
+    firstName,
+    lastName: 'Lantern',
+    email: `${firstName.toLowerCase()}.${accounts}@example.com`,
+    password: `storytime-${accounts}-pass`,
+  };
 }
 
 /** Registers an account from another browser context, so the page under test stays a visitor. */
@@ -65,7 +70,11 @@ async function expectSignedOut(page: Page): Promise<void> {
   const login = siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true });
   expect(await login.count()).toBe(1);
   expect(await login.getAttribute('href')).toBe('/login');
-  expect(await siteHeader(page).getByText(/^Hello, /).count()).toBe(0);
+  expect(
+    await siteHeader(page)
+      .getByText(/^Hello, /)
+      .count(),
+  ).toBe(0);
 }
 
 async function expectTabSelected(page: Page, name: string, panelId: string): Promise<void> {
@@ -104,7 +113,10 @@ async function signUp(page: Page, account: Account): Promise<void> {
   await typeSignUpEmail(page, account.email, 'Email is available!');
   await form.getByLabel('Password', { exact: true }).fill(account.password);
   await form.getByLabel('Confirm password', { exact: true }).fill(account.password);
-  await submitAndFollow(page, form.getByRole('button', { name: 'Create Account', exact: true }), { post: '/signup', landing: '/dashboard' });
+  await submitAndFollow(page, form.getByRole('button', { name: 'Create Account', exact: true }), {
+    post: '/signup',
+    landing: '/dashboard',
+  });
   await expectToast(page, 'Account Created!');
   await expectSignedInAs(page, account.firstName);
 }
@@ -118,7 +130,10 @@ async function fillSignIn(page: Page, email: string, password: string) {
 }
 
 async function signIn(page: Page, account: Account): Promise<void> {
-  await Promise.all([page.waitForURL((url) => url.pathname === '/login'), siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true }).click()]);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === '/login'),
+    siteHeader(page).getByRole('button', { name: 'Parent Login', exact: true }).click(),
+  ]);
   await submitAndFollow(page, await fillSignIn(page, account.email, account.password), { post: '/login', landing: '/dashboard' });
   await expectToast(page, 'Welcome back!', 'You are now signed in.');
   await expectSignedInAs(page, account.firstName);
@@ -143,9 +158,15 @@ async function logOut(page: Page): Promise<void> {
 }
 
 async function editFirstName(page: Page, firstName: string): Promise<void> {
-  await Promise.all([page.waitForURL((url) => url.searchParams.get('edit') === '1'), page.getByRole('button', { name: 'Edit Profile', exact: true }).click()]);
+  await Promise.all([
+    page.waitForURL((url) => url.searchParams.get('edit') === '1'),
+    page.getByRole('button', { name: 'Edit Profile', exact: true }).click(),
+  ]);
   await page.getByLabel('First name', { exact: true }).fill(firstName);
-  await submitAndFollow(page, page.getByRole('button', { name: 'Save Changes', exact: true }), { post: '/dashboard/profile', landing: '/dashboard' });
+  await submitAndFollow(page, page.getByRole('button', { name: 'Save Changes', exact: true }), {
+    post: '/dashboard/profile',
+    landing: '/dashboard',
+  });
   await expectToast(page, 'Profile Updated', 'Your details have been saved.');
   await expectSignedInAs(page, firstName);
   expect(await page.locator('h1').innerText()).toBe(`Hello, ${firstName}!`);
@@ -206,7 +227,10 @@ test.describe('accounts on a phone', () => {
         await registerElsewhere(account);
         await openLogin(page);
         for (let attempt = 1; attempt <= 4; attempt++) await failSignIn(page, account.email);
-        await submitAndFollow(page, await fillSignIn(page, account.email, 'still-not-the-password'), { post: '/login', landing: '/failedlogin' });
+        await submitAndFollow(page, await fillSignIn(page, account.email, 'still-not-the-password'), {
+          post: '/login',
+          landing: '/failedlogin',
+        });
         expect(await page.locator('h1').innerText()).toBe('Account Security Alert');
         expect(await page.getByRole('button', { name: 'Return to Home', exact: true }).getAttribute('href')).toBe('/');
         await expectSignedOut(page);

@@ -7,7 +7,17 @@ import { test } from './fixtures.ts';
 import { currentCode } from '../../src/features/admin/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
-import { desktop, expectNoAxeViolations, isDocumentError, phone, screenshot, submitAndFollow, submitForm, withPage, type Shop } from './harness.ts';
+import {
+  desktop,
+  expectNoAxeViolations,
+  isDocumentError,
+  phone,
+  screenshot,
+  submitAndFollow,
+  submitForm,
+  withPage,
+  type Shop,
+} from './harness.ts';
 
 test.use({ shopFor: 'admin-books' });
 
@@ -50,50 +60,81 @@ async function signIn(page: Page): Promise<void> {
 }
 
 async function addsABook(viewport: BrowserContextOptions, size: string, title: string, isbn: string): Promise<void> {
-  await withPage(browser, viewport, async (page) => {
-    await signIn(page);
-    await Promise.all([page.waitForURL((url) => url.pathname === '/admin/books'), page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Books' }).click()]);
-    await check(page, `admin-books-${size}`);
-    await Promise.all([page.waitForURL((url) => url.pathname === '/admin/books/new'), page.getByRole('button', { name: 'Add a book' }).click()]);
-    await check(page, `admin-book-new-${size}`);
+  await withPage(
+    browser,
+    viewport,
+    async (page) => {
+      await signIn(page);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/admin/books'),
+        page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Books' }).click(),
+      ]);
+      await check(page, `admin-books-${size}`);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/admin/books/new'),
+        page.getByRole('button', { name: 'Add a book' }).click(),
+      ]);
+      await check(page, `admin-book-new-${size}`);
 
-    await page.getByLabel('Title', { exact: true }).fill(title);
-    await page.getByLabel('Author', { exact: true }).fill('Mara Quill');
-    await page.getByLabel('Description', { exact: true }).fill('A cat keeps the lamp lit through the longest night of the year.');
-    await page.getByLabel('Price (USD)').fill('-14.99');
-    await page.getByLabel('Copies on the shelf').fill('2');
-    await page.getByLabel('ISBN-13').fill('978-0-306-40615-8');
-    await page.getByLabel('Age range').fill('4-6');
-    await page.getByLabel('Publication date').fill('2026-09-01');
-    expect((await submitForm(page, page.getByRole('button', { name: 'Add book' }))).status()).toBe(400);
-    const refused = await page.locator('main').innerText();
-    expect(refused).toContain('The price cannot be negative.');
-    expect(refused).toContain('That is not a valid ISBN-13');
-    await check(page, `admin-book-errors-${size}`);
+      await page.getByLabel('Title', { exact: true }).fill(title);
+      await page.getByLabel('Author', { exact: true }).fill('Mara Quill');
+      await page.getByLabel('Description', { exact: true }).fill('A cat keeps the lamp lit through the longest night of the year.');
+      await page.getByLabel('Price (USD)').fill('-14.99');
+      await page.getByLabel('Copies on the shelf').fill('2');
+      await page.getByLabel('ISBN-13').fill('978-0-306-40615-8');
+      await page.getByLabel('Age range').fill('4-6');
+      await page.getByLabel('Publication date').fill('2026-09-01');
+      expect((await submitForm(page, page.getByRole('button', { name: 'Add book' }))).status()).toBe(400);
+      const refused = await page.locator('main').innerText();
+      expect(refused).toContain('The price cannot be negative.');
+      expect(refused).toContain('That is not a valid ISBN-13');
+      await check(page, `admin-book-errors-${size}`);
 
-    await page.getByLabel('Price (USD)').fill('14.99');
-    await page.getByLabel('ISBN-13').fill(isbn);
-    await Promise.all([page.waitForURL((url) => /^\/admin\/books\/\d+\/edit$/.test(url.pathname)), page.getByRole('button', { name: 'Add book' }).click()]);
-    await check(page, `admin-book-edit-${size}`);
+      await page.getByLabel('Price (USD)').fill('14.99');
+      await page.getByLabel('ISBN-13').fill(isbn);
+      await Promise.all([
+        page.waitForURL((url) => /^\/admin\/books\/\d+\/edit$/.test(url.pathname)),
+        page.getByRole('button', { name: 'Add book' }).click(),
+      ]);
+      await check(page, `admin-book-edit-${size}`);
 
-    // Its cover: the edit page's Cover link, a JPEG from the publisher's designer.
-    const bookId = /\/admin\/books\/(\d+)\/edit$/.exec(new URL(page.url()).pathname)![1];
-    await Promise.all([page.waitForURL((url) => url.pathname === `/admin/books/${bookId}/cover`), page.locator('main').getByRole('link', { name: 'Cover', exact: true }).click()]);
-    await page.getByLabel('Cover image').setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: await coverJpeg() });
-    await submitAndFollow(page, page.getByRole('button', { name: 'Upload cover' }), { post: `/admin/books/${bookId}/cover`, landing: `/admin/books/${bookId}/cover` });
+      // Its cover: the edit page's Cover link, a JPEG from the publisher's designer.
+      const bookId = /\/admin\/books\/(\d+)\/edit$/.exec(new URL(page.url()).pathname)![1];
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === `/admin/books/${bookId}/cover`),
+        page.locator('main').getByRole('link', { name: 'Cover', exact: true }).click(),
+      ]);
+      await page.getByLabel('Cover image').setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: await coverJpeg() });
+      await submitAndFollow(page, page.getByRole('button', { name: 'Upload cover' }), {
+        post: `/admin/books/${bookId}/cover`,
+        landing: `/admin/books/${bookId}/cover`,
+      });
 
-    await page.goto(`${shop.baseUrl}/admin/books?stock=low`);
-    expect(await page.locator('main').innerText()).toContain(title);
-    await check(page, `admin-low-stock-${size}`);
-    await page.goto(`${shop.baseUrl}/admin/settings`);
-    await check(page, `admin-settings-${size}`);
-  }, { allow: isDocumentError('/admin/books', 400) });
+      await page.goto(`${shop.baseUrl}/admin/books?stock=low`);
+      expect(await page.locator('main').innerText()).toContain(title);
+      await check(page, `admin-low-stock-${size}`);
+      await page.goto(`${shop.baseUrl}/admin/settings`);
+      await check(page, `admin-settings-${size}`);
+    },
+    { allow: isDocumentError('/admin/books', 400) },
+  );
 
   // A parent, signed out, finds it in the catalogue and on its own page.
   await withPage(browser, viewport, async (page) => {
     await page.goto(`${shop.baseUrl}/books`);
-    await expect(page.getByRole('link', { name: new RegExp(title) }).first().isVisible()).resolves.toBe(true);
-    await Promise.all([page.waitForURL((url) => /^\/books\/\d+$/.test(url.pathname)), page.getByRole('link', { name: new RegExp(title) }).first().click()]);
+    await expect(
+      page
+        .getByRole('link', { name: new RegExp(title) })
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
+    await Promise.all([
+      page.waitForURL((url) => /^\/books\/\d+$/.test(url.pathname)),
+      page
+        .getByRole('link', { name: new RegExp(title) })
+        .first()
+        .click(),
+    ]);
     const main = await page.locator('main').innerText();
     expect(main).toContain('Ages 4-6');
     expect(main).toContain('Only 2 left');

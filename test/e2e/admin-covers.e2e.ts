@@ -52,7 +52,10 @@ async function signInAsOperator(page: Page, codeAt = Date.now()): Promise<void> 
 async function shownWidth(img: Locator): Promise<{ stored: number; slot: number }> {
   await img.scrollIntoViewIfNeeded();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
-  const { src, slot } = await img.evaluate((el: HTMLImageElement) => ({ src: el.currentSrc, slot: el.getBoundingClientRect().width * window.devicePixelRatio }));
+  const { src, slot } = await img.evaluate((el: HTMLImageElement) => ({
+    src: el.currentSrc,
+    slot: el.getBoundingClientRect().width * window.devicePixelRatio,
+  }));
   const match = /\/uploads\/covers\/[0-9a-f]+-(\d+)\.webp$/.exec(src);
   expect(match, `an uploaded cover, not ${src}`).not.toBeNull();
   return { stored: Number(match![1]), slot };
@@ -67,27 +70,42 @@ async function smallestThatFits(slot: number): Promise<number> {
 
 test.describe('a new cover', () => {
   test('is uploaded by an operator on a desktop, after a file that is not an image is refused', async () => {
-    await withPage(browser, desktop, async (page) => {
-      await signInAsOperator(page);
-      expect((await page.goto(`${shop.baseUrl}/admin/books/${book.id}/cover`))?.status()).toBe(200);
-      await screenshot(page, 'admin-cover-desktop');
-      await expectNoAxeViolations(page);
+    await withPage(
+      browser,
+      desktop,
+      async (page) => {
+        await signInAsOperator(page);
+        expect((await page.goto(`${shop.baseUrl}/admin/books/${book.id}/cover`))?.status()).toBe(200);
+        await screenshot(page, 'admin-cover-desktop');
+        await expectNoAxeViolations(page);
 
-      await page.getByLabel('Cover image').setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('this is a note, not a picture') });
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Upload cover' }).click()]);
-      expect(refused.status()).toBe(422);
-      await page.waitForLoadState('load');
-      await expect(page.getByRole('alert').innerText()).resolves.toBe('The cover must be a JPEG, PNG or WebP image.');
-      await screenshot(page, 'admin-cover-refused-desktop');
-      await expectNoAxeViolations(page);
+        await page
+          .getByLabel('Cover image')
+          .setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('this is a note, not a picture') });
+        const [refused] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Upload cover' }).click(),
+        ]);
+        expect(refused.status()).toBe(422);
+        await page.waitForLoadState('load');
+        await expect(page.getByRole('alert').innerText()).resolves.toBe('The cover must be a JPEG, PNG or WebP image.');
+        await screenshot(page, 'admin-cover-refused-desktop');
+        await expectNoAxeViolations(page);
 
-      await page.getByLabel('Cover image').setInputFiles({ name: 'new-cover.jpg', mimeType: 'image/jpeg', buffer: await coverJpeg() });
-      await submitAndFollow(page, page.getByRole('button', { name: 'Upload cover' }), { post: `/admin/books/${book.id}/cover`, landing: `/admin/books/${book.id}/cover` });
-      await expect(page.locator('main').innerText()).resolves.toContain('The cover shoppers see now');
-      expect(await page.locator('.admin-cover img').evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(/\/uploads\/covers\/[0-9a-f]+-\d+\.webp$/);
-      await screenshot(page, 'admin-cover-uploaded-desktop');
-      await expectNoAxeViolations(page);
-    }, { allow: (problem) => problem.includes('status of 422') });
+        await page.getByLabel('Cover image').setInputFiles({ name: 'new-cover.jpg', mimeType: 'image/jpeg', buffer: await coverJpeg() });
+        await submitAndFollow(page, page.getByRole('button', { name: 'Upload cover' }), {
+          post: `/admin/books/${book.id}/cover`,
+          landing: `/admin/books/${book.id}/cover`,
+        });
+        await expect(page.locator('main').innerText()).resolves.toContain('The cover shoppers see now');
+        expect(await page.locator('.admin-cover img').evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(
+          /\/uploads\/covers\/[0-9a-f]+-\d+\.webp$/,
+        );
+        await screenshot(page, 'admin-cover-uploaded-desktop');
+        await expectNoAxeViolations(page);
+      },
+      { allow: (problem) => problem.includes('status of 422') },
+    );
   });
 
   test('has a cover page that fits a phone', async () => {
@@ -101,7 +119,10 @@ test.describe('a new cover', () => {
     });
   });
 
-  for (const [name, viewport] of [['phone', phone], ['desktop', desktop]] as const) {
+  for (const [name, viewport] of [
+    ['phone', phone],
+    ['desktop', desktop],
+  ] as const) {
     test(`shows in the catalogue and on the book page, at the smallest width that fits (${name})`, async () => {
       await withPage(browser, viewport, async (page) => {
         await page.goto(`${shop.baseUrl}/books`);

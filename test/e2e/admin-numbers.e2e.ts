@@ -30,7 +30,12 @@ test.beforeAll(async ({ browser: launched, shop: started }) => {
   for (let i = 0; i < 40; i += 1) {
     if (i % 3 === 1) continue;
     const total = amounts[i % amounts.length]!;
-    await insertOrder(db, { userId: customer.id, createdAt: new Date(Date.now() - i * 2.1 * DAY), total, lines: [{ title: 'The Lantern in the Wood', quantity: 1 + (i % 3), price: '12.99' }] });
+    await insertOrder(db, {
+      userId: customer.id,
+      createdAt: new Date(Date.now() - i * 2.1 * DAY),
+      total,
+      lines: [{ title: 'The Lantern in the Wood', quantity: 1 + (i % 3), price: '12.99' }],
+    });
   }
 });
 
@@ -56,7 +61,10 @@ async function check(page: Page, name: string): Promise<void> {
 }
 
 test.describe('the numbers on the /admin home', () => {
-  for (const [size, viewport] of [['phone', phone], ['desktop', desktop]] as const) {
+  for (const [size, viewport] of [
+    ['phone', phone],
+    ['desktop', desktop],
+  ] as const) {
     test(`shows the charts and their table, 30 and 90 days, at ${size} size`, async () => {
       await withPage(browser, viewport, async (page) => {
         await signIn(page);

@@ -35,10 +35,20 @@ test.beforeAll(async ({ browser: launched, shop: started }) => {
 });
 /** `npm run admin:create` against the running shop's database; returns the printed one-time password. */
 async function adminCreate(): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'), DOTENV_CONFIG_QUIET: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),
+    DOTENV_CONFIG_QUIET: 'true',
+  };
   delete env.DATABASE_URL;
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { stdout } = await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/admin-create.ts', '--email', EMAIL, '--first-name', 'Olive'], { cwd: ROOT, env });
+  const { stdout } = await promisify(execFile)(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    ['src/cli/admin-create.ts', '--email', EMAIL, '--first-name', 'Olive'],
+    { cwd: ROOT, env },
+  );
   return /One-time password: (\S+)/.exec(stdout)![1]!;
 }
 
@@ -73,7 +83,14 @@ async function sendContactMessage(): Promise<void> {
   await agent
     .post('/api/contact')
     .set('x-csrf-token', csrfToken)
-    .send({ firstName: 'Noor', lastName: 'Haddad', email: 'noor@example.com', currentMember: 'yes', subject: 'URGENT: the wrong book arrived', description: 'We ordered the bear book and received the kite book. Could you help?' })
+    .send({
+      firstName: 'Noor',
+      lastName: 'Haddad',
+      email: 'noor@example.com',
+      currentMember: 'yes',
+      subject: 'URGENT: the wrong book arrived',
+      description: 'We ordered the bear book and received the kite book. Could you help?',
+    })
     .expect((res) => expect(res.status).toBeLessThan(300));
 }
 
@@ -107,7 +124,10 @@ test.describe('the shop admin', () => {
       await check(page, 'admin-change-password-desktop');
       await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
       await page.getByLabel('Confirm new password', { exact: true }).fill(PASSWORD);
-      await submitAndFollow(page, page.getByRole('button', { name: 'Save New Password' }), { post: '/change-password', landing: '/admin/two-factor' });
+      await submitAndFollow(page, page.getByRole('button', { name: 'Save New Password' }), {
+        post: '/change-password',
+        landing: '/admin/two-factor',
+      });
 
       expect(await page.locator('.qr svg').count()).toBe(1);
       await check(page, 'admin-enrol-desktop');
@@ -120,9 +140,13 @@ test.describe('the shop admin', () => {
       recoveryCodes = await page.locator('ol.recovery-codes li').allInnerTexts();
       await check(page, 'admin-recovery-codes-desktop');
 
-      await Promise.all([page.waitForURL((url) => url.pathname === '/admin'), page.getByRole('button', { name: /go to the admin/ }).click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/admin'),
+        page.getByRole('button', { name: /go to the admin/ }).click(),
+      ]);
       expect(await page.locator('h1').innerText()).toBe('Shop status');
-      for (const card of ['Payment system', 'Database', 'Email system']) await expect(page.getByRole('heading', { name: card, level: 2 }).count()).resolves.toBe(1);
+      for (const card of ['Payment system', 'Database', 'Email system'])
+        await expect(page.getByRole('heading', { name: card, level: 2 }).count()).resolves.toBe(1);
       expect(await page.locator('main').innerText()).toContain('4242 4242 4242 4242');
       await check(page, 'admin-status-desktop');
     });
@@ -146,14 +170,23 @@ test.describe('the shop admin', () => {
   test('ships a paid order on a phone, and the parent sees the tracking number', async () => {
     await withPage(browser, phone, async (page) => {
       await signInWithRecoveryCode(page);
-      await Promise.all([page.waitForURL((url) => url.pathname === '/admin/orders'), page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/admin/orders'),
+        page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click(),
+      ]);
       await check(page, 'admin-orders-phone');
-      await Promise.all([page.waitForURL((url) => url.pathname === `/admin/orders/${order.id}`), page.getByRole('link', { name: `#${order.id}`, exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === `/admin/orders/${order.id}`),
+        page.getByRole('link', { name: `#${order.id}`, exact: true }).click(),
+      ]);
       await check(page, 'admin-order-phone');
 
       await page.getByLabel('Carrier').selectOption('USPS');
       await page.getByLabel('Tracking number').fill(TRACKING);
-      await submitAndFollow(page, page.getByRole('button', { name: 'Mark shipped and email the customer' }), { post: `/admin/orders/${order.id}/ship`, landing: `/admin/orders/${order.id}` });
+      await submitAndFollow(page, page.getByRole('button', { name: 'Mark shipped and email the customer' }), {
+        post: `/admin/orders/${order.id}/ship`,
+        landing: `/admin/orders/${order.id}`,
+      });
       const main = await page.locator('main').innerText();
       expect(main).toContain(TRACKING);
       expect(main).toContain('Shipped');

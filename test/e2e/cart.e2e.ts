@@ -43,8 +43,10 @@ const pathOfUrl = (url: string) => new URL(url).pathname;
 const badge = (page: Page) => page.locator('[data-cart-badge]');
 const cartButton = (page: Page) => page.locator('[data-cart-button]');
 const drawer = (page: Page) => page.getByRole('dialog', { name: 'Shopping Cart' });
-const cartLine = (scope: Locator, book: Book) => scope.locator('li.cart-line', { has: scope.page().locator(`a[href="/books/${book.id}"]`) });
-const lineQuantity = (scope: Locator, book: Book) => scope.getByRole('group', { name: `Quantity of ${book.title}`, exact: true }).locator('output');
+const cartLine = (scope: Locator, book: Book) =>
+  scope.locator('li.cart-line', { has: scope.page().locator(`a[href="/books/${book.id}"]`) });
+const lineQuantity = (scope: Locator, book: Book) =>
+  scope.getByRole('group', { name: `Quantity of ${book.title}`, exact: true }).locator('output');
 
 async function expectBadge(page: Page, count: number): Promise<void> {
   await eventually(() => badge(page).innerText()).toBe(String(count));
@@ -144,7 +146,10 @@ async function expectFocusOnCartButton(page: Page): Promise<void> {
 async function proceedToCheckout(page: Page, dialog: Locator, target: string): Promise<void> {
   const checkout = dialog.getByRole('button', { name: 'Proceed to Checkout', exact: true });
   expect(await checkout.getAttribute('href')).toBe(target);
-  const [request] = await Promise.all([page.waitForRequest((r) => r.isNavigationRequest() && pathOfUrl(r.url()) === target), checkout.click()]);
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.isNavigationRequest() && pathOfUrl(r.url()) === target),
+    checkout.click(),
+  ]);
   expect(request.method()).toBe('GET');
   await page.waitForURL((url) => url.pathname === target);
   expect(pathOf(page)).toBe(target);
@@ -201,46 +206,45 @@ for (const [device, options] of [
     });
 
     test('totals two books, closes on Escape, clears the cart and goes to checkout', async () => {
-      await withPage(
-        browser,
-        options,
-        async (page) => {
-          await openBook(page, bookA);
-          await addFromBookPage(page, bookA, 2);
-          await page.goto(`${shop.baseUrl}/books`);
-          await addFromCatalogue(page, bookB);
-          await expectBadge(page, 3);
+      await withPage(browser, options, async (page) => {
+        await openBook(page, bookA);
+        await addFromBookPage(page, bookA, 2);
+        await page.goto(`${shop.baseUrl}/books`);
+        await addFromCatalogue(page, bookB);
+        await expectBadge(page, 3);
 
-          let dialog = await openDrawer(page);
-          await expectDrawerCount(dialog, 3);
-          await expectDrawerTotal(dialog, [
-            [bookA, 2],
-            [bookB, 1],
-          ]);
-          // Focus moved into the dialog when it opened.
-          expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close cart');
-          await screenshot(page, `${device}-cart-drawer`, { fullPage: false });
-          await expectNoAxeViolations(page);
+        let dialog = await openDrawer(page);
+        await expectDrawerCount(dialog, 3);
+        await expectDrawerTotal(dialog, [
+          [bookA, 2],
+          [bookB, 1],
+        ]);
+        // Focus moved into the dialog when it opened.
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close cart');
+        await screenshot(page, `${device}-cart-drawer`, { fullPage: false });
+        await expectNoAxeViolations(page);
 
-          await page.keyboard.press('Escape');
-          await eventually(() => drawer(page).count()).toBe(0);
-          await expectFocusOnCartButton(page);
-          expect(await cartButton(page).getAttribute('aria-expanded')).toBe('false');
+        await page.keyboard.press('Escape');
+        await eventually(() => drawer(page).count()).toBe(0);
+        await expectFocusOnCartButton(page);
+        expect(await cartButton(page).getAttribute('aria-expanded')).toBe('false');
 
-          dialog = await openDrawer(page);
-          await dialog.getByRole('button', { name: 'Clear Cart', exact: true }).click();
-          await expectEmptyDrawer(dialog);
-          await expectNoBadge(page);
-          await expectToast(page, 'Cart cleared', 'All items have been removed from your cart');
-          await screenshot(page, `${device}-cart-drawer-empty`, { fullPage: false });
+        dialog = await openDrawer(page);
+        await dialog.getByRole('button', { name: 'Clear Cart', exact: true }).click();
+        await expectEmptyDrawer(dialog);
+        await expectNoBadge(page);
+        await expectToast(page, 'Cart cleared', 'All items have been removed from your cart');
+        await screenshot(page, `${device}-cart-drawer-empty`, { fullPage: false });
 
-          await Promise.all([page.waitForURL((url) => url.pathname === '/books'), dialog.getByRole('button', { name: 'Continue Shopping', exact: true }).click()]);
-          await addFromCatalogue(page, bookB);
-          await expectBadge(page, 1);
-          dialog = await openDrawer(page);
-          await proceedToCheckout(page, dialog, '/simple-checkout');
-        },
-      );
+        await Promise.all([
+          page.waitForURL((url) => url.pathname === '/books'),
+          dialog.getByRole('button', { name: 'Continue Shopping', exact: true }).click(),
+        ]);
+        await addFromCatalogue(page, bookB);
+        await expectBadge(page, 1);
+        dialog = await openDrawer(page);
+        await proceedToCheckout(page, dialog, '/simple-checkout');
+      });
     });
 
     test('keeps the cart across a reload', async () => {
@@ -285,19 +289,19 @@ for (const [device, options] of [
 
 test.describe('the cart when signed in', () => {
   test('sends a customer to /authcheckout', async () => {
-    await withPage(
-      browser,
-      desktop,
-      async (page) => {
-        await registerAccount(page.context(), shop.baseUrl, { firstName: 'Cara', email: 'cara.cart@example.com', password: 'lantern-cart-1' });
-        await openBook(page, bookB);
-        expect(await page.locator('header.site-header').getByRole('link', { name: 'Hello, Cara!', exact: true }).count()).toBe(1);
-        await addFromBookPage(page, bookB, 1);
-        await expectBadge(page, 1);
-        const dialog = await openDrawer(page);
-        await proceedToCheckout(page, dialog, '/authcheckout');
-      },
-    );
+    await withPage(browser, desktop, async (page) => {
+      await registerAccount(page.context(), shop.baseUrl, {
+        firstName: 'Cara',
+        email: 'cara.cart@example.com',
+        password: 'lantern-cart-1',
+      });
+      await openBook(page, bookB);
+      expect(await page.locator('header.site-header').getByRole('link', { name: 'Hello, Cara!', exact: true }).count()).toBe(1);
+      await addFromBookPage(page, bookB, 1);
+      await expectBadge(page, 1);
+      const dialog = await openDrawer(page);
+      await proceedToCheckout(page, dialog, '/authcheckout');
+    });
   });
 });
 
@@ -310,7 +314,10 @@ test.describe('the cart with JavaScript disabled', () => {
       await openBook(page, bookA);
       const form = page.locator('form[data-add-to-cart]');
       await form.getByLabel('Quantity').selectOption('2');
-      await submitAndFollow(page, form.getByRole('button', { name: 'Add to Cart', exact: true }), { post: '/cart', landing: `/books/${bookA.id}` });
+      await submitAndFollow(page, form.getByRole('button', { name: 'Add to Cart', exact: true }), {
+        post: '/cart',
+        landing: `/books/${bookA.id}`,
+      });
       await expectToast(page, 'Added to Cart!', `${bookA.title} has been added to your cart.`);
       await expectBadge(page, 2);
 
@@ -328,12 +335,18 @@ test.describe('the cart with JavaScript disabled', () => {
       await screenshot(page, 'nojs-cart');
 
       await quantity.fill('3');
-      await submitAndFollow(page, line.getByRole('button', { name: 'Update', exact: true }), { post: `/cart/items/${bookA.id}`, landing: '/cart' });
+      await submitAndFollow(page, line.getByRole('button', { name: 'Update', exact: true }), {
+        post: `/cart/items/${bookA.id}`,
+        landing: '/cart',
+      });
       expect(await cartLine(page.locator('main'), bookA).getByLabel(`Quantity of ${bookA.title}`, { exact: true }).inputValue()).toBe('3');
       await expectBadge(page, 3);
       expect(centsOf(await page.locator('.cart-total strong').innerText())).toBe(bookA.priceCents * 3);
 
-      await submitAndFollow(page, page.getByRole('button', { name: `Remove ${bookA.title}`, exact: true }), { post: `/cart/items/${bookA.id}/remove`, landing: '/cart' });
+      await submitAndFollow(page, page.getByRole('button', { name: `Remove ${bookA.title}`, exact: true }), {
+        post: `/cart/items/${bookA.id}/remove`,
+        landing: '/cart',
+      });
       await expectToast(page, 'Removed from cart', 'Book has been removed from your cart');
       expect(await page.getByText('Your cart is empty. Add some books to get started!', { exact: true }).count()).toBe(1);
       expect(await page.locator('li.cart-line').count()).toBe(0);

@@ -19,7 +19,20 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Address, type Book, type Totals } from './steps.ts';
+import {
+  eventually,
+  expectToast,
+  fillGuestDetails,
+  newCustomer,
+  orderIds,
+  pathOf,
+  plentifulBook,
+  PORTLAND,
+  PORTLAND_TOTALS,
+  type Address,
+  type Book,
+  type Totals,
+} from './steps.ts';
 
 test.use({ shopFor: 'checkout' });
 
@@ -169,7 +182,11 @@ async function expectConfirmation(page: Page, orderId: number, shipTo: Address, 
 }
 
 async function expectSignedInAs(page: Page, firstName: string): Promise<void> {
-  expect(await siteHeader(page).getByRole('link', { name: `Hello, ${firstName}!`, exact: true }).count()).toBe(1);
+  expect(
+    await siteHeader(page)
+      .getByRole('link', { name: `Hello, ${firstName}!`, exact: true })
+      .count(),
+  ).toBe(1);
   expect(await siteHeader(page).getByRole('button', { name: 'Parent Login' }).count()).toBe(0);
 }
 
@@ -191,7 +208,9 @@ async function expectNoOrders(page: Page): Promise<void> {
   expect(await orderIds(page, shop.baseUrl)).toEqual([]);
   await openOrdersTab(page);
   expect(await page.locator('#panel-orders').getByText("You haven't placed any orders yet.", { exact: true }).count()).toBe(1);
-  expect(await page.locator('#panel-orders').getByRole('button', { name: 'Browse Books', exact: true }).getAttribute('href')).toBe('/books');
+  expect(await page.locator('#panel-orders').getByRole('button', { name: 'Browse Books', exact: true }).getAttribute('href')).toBe(
+    '/books',
+  );
 }
 
 /** A payment that fails leaves the customer on the checkout page, with the Pay button ready again. */
@@ -228,7 +247,9 @@ async function guestBuysABook(page: Page, device: 'phone' | 'desktop'): Promise<
   await expectTotals(page, PORTLAND_TOTALS);
 
   await validateAddress(page);
-  await eventually(() => page.locator('.address-ok').allInnerTexts()).toEqual([expect.stringMatching(/^Address verified \(\d{1,3}% confidence\)\.$/)]);
+  await eventually(() => page.locator('.address-ok').allInnerTexts()).toEqual([
+    expect.stringMatching(/^Address verified \(\d{1,3}% confidence\)\.$/),
+  ]);
   expect(await page.getByText('Address Verification Failed').count()).toBe(0);
 
   await enterCard(page, CARDS.succeeds);
@@ -305,7 +326,11 @@ test.describe('checkout on a phone', () => {
       const dialog = await expectBankDialog(page);
       await dialog.getByRole('button', { name: 'Fail authentication', exact: true }).click();
       await eventually(() => page.getByRole('dialog', { name: 'Confirm this payment' }).count()).toBe(0);
-      await expectPaymentFailed(page, 'We are unable to authenticate your payment method. Please choose a different payment method and try again.', 'phone-checkout-3ds-failed');
+      await expectPaymentFailed(
+        page,
+        'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+        'phone-checkout-3ds-failed',
+      );
 
       await expectNoOrders(page);
     });
@@ -339,27 +364,37 @@ test.describe('checkout on a phone', () => {
 
   test("a paid order whose complete-order call fails is still found and confirmed, not 'Order Completion Failed'", async () => {
     const customer = newCustomer('Gus');
-    await withPage(browser, phone, async (page) => {
-      await startGuestCheckout(page);
-      await fillGuestDetails(page, customer);
-      await fillAddress(page, PORTLAND);
-      await expectTotals(page, PORTLAND_TOTALS);
+    await withPage(
+      browser,
+      phone,
+      async (page) => {
+        await startGuestCheckout(page);
+        await fillGuestDetails(page, customer);
+        await fillAddress(page, PORTLAND);
+        await expectTotals(page, PORTLAND_TOTALS);
 
-      // The browser never hears back from complete-order: first the connection drops, then the
-      // server errs. The order itself is made on the server by the sandbox's confirm.
-      let completeOrderCalls = 0;
-      await page.route('**/api/complete-order', async (route) => {
-        completeOrderCalls += 1;
-        if (completeOrderCalls === 1) await route.abort('connectionreset');
-        else await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Something went wrong. Please try again.' }) });
-      });
-      await payWith(page, CARDS.succeeds);
-      await eventually(() => page.locator('.form-status').innerText()).toBe('Your payment went through. Finishing your order...');
-      const orderId = await expectPaymentSucceeds(page, 'guest');
-      expect(completeOrderCalls).toBeGreaterThan(1);
-      expect(await page.getByText('Order Completion Failed').count()).toBe(0);
-      expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
-    }, { allow: (problem) => problem.includes('/api/complete-order') });
+        // The browser never hears back from complete-order: first the connection drops, then the
+        // server errs. The order itself is made on the server by the sandbox's confirm.
+        let completeOrderCalls = 0;
+        await page.route('**/api/complete-order', async (route) => {
+          completeOrderCalls += 1;
+          if (completeOrderCalls === 1) await route.abort('connectionreset');
+          else
+            await route.fulfill({
+              status: 500,
+              contentType: 'application/json',
+              body: JSON.stringify({ message: 'Something went wrong. Please try again.' }),
+            });
+        });
+        await payWith(page, CARDS.succeeds);
+        await eventually(() => page.locator('.form-status').innerText()).toBe('Your payment went through. Finishing your order...');
+        const orderId = await expectPaymentSucceeds(page, 'guest');
+        expect(completeOrderCalls).toBeGreaterThan(1);
+        expect(await page.getByText('Order Completion Failed').count()).toBe(0);
+        expect(await orderIds(page, shop.baseUrl)).toEqual([orderId]);
+      },
+      { allow: (problem) => problem.includes('/api/complete-order') },
+    );
   });
 
   test('an address that fails validation offers the right city, which fills the fields', async () => {

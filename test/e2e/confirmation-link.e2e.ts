@@ -30,9 +30,20 @@ async function paidOrder(customer: ReturnType<typeof newCustomer>): Promise<numb
     const request = buying.context.request;
     await post(request, '/api/cart', { bookId: 1, quantity: 1 }, 201);
     const shippingInfo = { address: PORTLAND.address, city: PORTLAND.city, zipCode: PORTLAND.zipCode };
-    const intent = (await post(request, '/api/create-payment-intent-authenticated', { shippingInfo })) as { paymentIntentId: string; clientSecret: string };
-    await post(request, '/api/sandbox/confirm', { paymentIntentId: intent.paymentIntentId, clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' });
-    const completed = (await post(request, '/api/complete-order', { stripePaymentIntentId: intent.paymentIntentId, shippingInfo })) as { order: { id: number } };
+    const intent = (await post(request, '/api/create-payment-intent-authenticated', { shippingInfo })) as {
+      paymentIntentId: string;
+      clientSecret: string;
+    };
+    await post(request, '/api/sandbox/confirm', {
+      paymentIntentId: intent.paymentIntentId,
+      clientSecret: intent.clientSecret,
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12/34',
+      cvc: '123',
+    });
+    const completed = (await post(request, '/api/complete-order', { stripePaymentIntentId: intent.paymentIntentId, shippingInfo })) as {
+      order: { id: number };
+    };
     return Number(completed.order.id);
   } finally {
     await buying.close();
@@ -53,7 +64,10 @@ test.describe("the confirmation email's link", () => {
       const form = page.locator('#panel-signin form');
       await form.getByLabel('Email', { exact: true }).fill(customer.email);
       await form.getByLabel('Password', { exact: true }).fill(customer.password);
-      await submitAndFollow(page, form.getByRole('button', { name: 'Sign In', exact: true }), { post: '/login', landing: '/order-confirmation' });
+      await submitAndFollow(page, form.getByRole('button', { name: 'Sign In', exact: true }), {
+        post: '/login',
+        landing: '/order-confirmation',
+      });
       expect(new URL(page.url()).search).toBe(`?orderId=${orderId}`);
       await page.getByRole('heading', { level: 1, name: 'Order Confirmed!' }).waitFor();
       expect(await page.locator('.order-facts').innerText()).toContain(`#${orderId}`);

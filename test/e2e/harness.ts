@@ -83,7 +83,12 @@ export interface StartShopOptions {
   env?: Record<string, string>;
 }
 
-export async function startShop({ name = 'shop', port: givenPort, timeoutMs = 60_000, env: extraEnv = {} }: StartShopOptions = {}): Promise<Shop> {
+export async function startShop({
+  name = 'shop',
+  port: givenPort,
+  timeoutMs = 60_000,
+  env: extraEnv = {},
+}: StartShopOptions = {}): Promise<Shop> {
   const port = givenPort ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -92,7 +97,8 @@ export async function startShop({ name = 'shop', port: givenPort, timeoutMs = 60
   delete env.REDIS_URL;
   delete env.SESSION_SECRET;
   delete env.PUBLIC_URL;
-  for (const variable of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']) delete env[variable];
+  for (const variable of ['SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL'])
+    delete env[variable];
   Object.assign(env, {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -242,7 +248,9 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   // Chromium also logs CSP violations as console errors; this names the directive explicitly.
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+      console.error(
+        `CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`,
+      );
     });
   });
   const page = await context.newPage();
@@ -406,7 +414,15 @@ export async function submitAndFollow(page: Page, submit: Locator, { post, landi
   const landed = new URL(page.url()).pathname;
   const landingStatus = (await response.request().redirectedTo()?.response())?.status();
   if (postedTo === post && response.status() === 303 && landed === landing && landingStatus === 200) return;
-  const says = (await page.locator('main').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 240);
+  const says = (
+    await page
+      .locator('main')
+      .innerText()
+      .catch(() => '')
+  )
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 240);
   throw new Error(
     `expected POST ${post} to answer 303 and land on ${landing} (200); POST ${postedTo} answered ${response.status()}` +
       ` and the browser is on ${landed}${landingStatus ? ` (${landingStatus})` : ''}. The page says: "${says}"`,

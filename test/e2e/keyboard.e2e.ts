@@ -37,12 +37,14 @@ interface Focused {
 function readFocus(page: Page): Promise<Focused> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body || el === document.documentElement) return { describe: '(nothing: the page itself)', invisible: 'focus is on the page itself' };
+    if (!el || el === document.body || el === document.documentElement)
+      return { describe: '(nothing: the page itself)', invisible: 'focus is on the page itself' };
     const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
     const describe = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${name}"`;
     const style = getComputedStyle(el);
     // WCAG 1.4.11: the ring's colour, laid over what is behind the element, has at least 3:1 against it.
-    const rgba = (css: string) => (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '0,0,0,0').split(',').map(Number) as [number, number, number, number?];
+    const rgba = (css: string) =>
+      (/rgba?\(([^)]*)\)/.exec(css)?.[1] ?? '0,0,0,0').split(',').map(Number) as [number, number, number, number?];
     const backdrop = (() => {
       for (let node = el.parentElement; node; node = node.parentElement) {
         const [r, g, b, a = 1] = rgba(getComputedStyle(node).backgroundColor);
@@ -51,7 +53,9 @@ function readFocus(page: Page): Promise<Focused> {
       return [255, 255, 255] as const;
     })();
     const luminance = (rgb: readonly number[]) =>
-      rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+      rgb
+        .map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
     const contrasts = (css: string) => {
       const [r, g, b, a = 1] = rgba(css);
       const laid = [r, g, b].map((c, i) => c * a + backdrop[i]! * (1 - a));
@@ -62,7 +66,12 @@ function readFocus(page: Page): Promise<Focused> {
     // A ring drawn as a box-shadow: a colour that stands out and a spread of at least 2px.
     const rings = style.boxShadow === 'none' ? [] : style.boxShadow.split(/,(?![^(]*\))/);
     const ring = rings.some((shadow) => {
-      const lengths = shadow.replace(/rgba?\([^)]*\)/, '').replace('inset', '').trim().split(/\s+/).map(parseFloat);
+      const lengths = shadow
+        .replace(/rgba?\([^)]*\)/, '')
+        .replace('inset', '')
+        .trim()
+        .split(/\s+/)
+        .map(parseFloat);
       return (lengths[3] ?? 0) >= 2 && contrasts(shadow);
     });
     const box = el.getBoundingClientRect();
@@ -111,7 +120,9 @@ async function tabTo(page: Page, target: Target, { back = false, max = 60 } = {}
     expect(at.inside, `focus left ${target.within} for ${focus.describe}`).toBe(true);
     if (at.match) return;
   }
-  throw new Error(`${max} presses of ${back ? 'Shift+Tab' : 'Tab'} on ${pathOf(page)} never reached ${target.selector} ${target.name ?? ''}; stops: ${seen.join(' -> ')}`);
+  throw new Error(
+    `${max} presses of ${back ? 'Shift+Tab' : 'Tab'} on ${pathOf(page)} never reached ${target.selector} ${target.name ?? ''}; stops: ${seen.join(' -> ')}`,
+  );
 }
 
 /** Tabs to a text field and types into it. */

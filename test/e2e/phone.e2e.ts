@@ -31,7 +31,11 @@ async function boxOf(locator: Locator): Promise<Box> {
 /** The header's controls a parent taps: the logo, the cart and Parent Login. */
 function headerControls(page: Page): Locator[] {
   const header = page.locator('header.site-header');
-  return [header.locator('a.logo'), header.locator('a[data-cart-button], button[data-cart-button]').first(), header.getByRole('button', { name: 'Parent Login' })];
+  return [
+    header.locator('a.logo'),
+    header.locator('a[data-cart-button], button[data-cart-button]').first(),
+    header.getByRole('button', { name: 'Parent Login' }),
+  ];
 }
 
 async function expectClearOfHeader(page: Page, toast: Locator): Promise<void> {
@@ -55,7 +59,10 @@ test.describe('messages on a phone', () => {
       const drawer = page.getByRole('dialog');
       await drawer.getByRole('button', { name: 'Proceed to Checkout' }).waitFor();
       const message = await boxOf(page.locator('[data-toasts] [data-toast]'));
-      for (const control of [drawer.getByRole('button', { name: 'Close cart' }), drawer.getByRole('button', { name: 'Proceed to Checkout' })]) {
+      for (const control of [
+        drawer.getByRole('button', { name: 'Close cart' }),
+        drawer.getByRole('button', { name: 'Proceed to Checkout' }),
+      ]) {
         expect(overlaps(message, await boxOf(control))).toBe(false);
       }
       await screenshot(page, 'phone-message-over-open-cart', { fullPage: false });
@@ -68,7 +75,8 @@ test.describe('messages on a phone', () => {
       await expectToast(page, 'Added to Cart!');
       const toast = page.locator('[data-toasts] [data-toast]');
       const position = await toast.evaluate((el) => {
-        const fixed = (e: Element | null): boolean => !!e && (['fixed', 'sticky'].includes(getComputedStyle(e).position) || fixed(e.parentElement));
+        const fixed = (e: Element | null): boolean =>
+          !!e && (['fixed', 'sticky'].includes(getComputedStyle(e).position) || fixed(e.parentElement));
         return fixed(el);
       });
       expect(position).toBe(false);
@@ -100,7 +108,9 @@ async function smallControls(scope: Locator): Promise<string[]> {
     const box = await boxOf(control);
     if (box.width < 24 || box.height < 24) {
       const name = await control.evaluate((el) => el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 30));
-      small.push(`${await control.evaluate((el) => el.tagName.toLowerCase())} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+      small.push(
+        `${await control.evaluate((el) => el.tagName.toLowerCase())} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`,
+      );
     }
   }
   return small;

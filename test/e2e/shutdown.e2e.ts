@@ -17,7 +17,13 @@ test.describe('graceful shutdown', () => {
     const serverHasIt = new Promise<void>((resolve) => (headersRead = resolve));
     const answered = new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/contact', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/contact',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -34,7 +40,9 @@ test.describe('graceful shutdown', () => {
     // A new connection is refused once SIGTERM has closed the port (an idle keep-alive one
     // would still be answered, with Connection: close, for a moment: a request already on its
     // way is not dropped).
-    await expect.poll(() => newConnectionGet(port, '/healthz').then(String, (err: NodeJS.ErrnoException) => err.code), { timeout: 10_000 }).toBe('ECONNREFUSED');
+    await expect
+      .poll(() => newConnectionGet(port, '/healthz').then(String, (err: NodeJS.ErrnoException) => err.code), { timeout: 10_000 })
+      .toBe('ECONNREFUSED');
     // Only now does the rest of the body arrive.
     finish();
 

@@ -56,7 +56,12 @@ let customers = 0;
 /** A new customer; the email is unique within the run and across runs. */
 export function newCustomer(firstName: string): Required<Account> {
   customers += 1;
-  return { firstName, lastName: 'Reader', email: `${firstName.toLowerCase()}.${RUN}.${customers}@example.com`, password: `bedtime-${customers}-story` };
+  return {
+    firstName,
+    lastName: 'Reader',
+    email: `${firstName.toLowerCase()}.${RUN}.${customers}@example.com`,
+    password: `bedtime-${customers}-story`,
+  };
 }
 
 /** The guest checkout's account fields. */

@@ -16,9 +16,19 @@
 import { expect, type Browser, type BrowserContext, type Page, type Response } from '@playwright/test';
 import { test as shopTest } from './fixtures.ts';
 import { expectNoAxeViolations, phone, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, fillGuestDetails, newCustomer, orderIds, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
+import {
+  eventually,
+  expectToast,
+  fillGuestDetails,
+  newCustomer,
+  orderIds,
+  pathOf,
+  plentifulBook,
+  PORTLAND,
+  PORTLAND_TOTALS,
+  type Book,
+} from './steps.ts';
 import { startStripeStandIn, type RecordedRequest, type StripeStandIn } from '../helpers/stripe-stand-in.ts';
-
 
 const PUBLISHABLE_KEY = 'pk_test_e2e';
 const WEBHOOK_SECRET = 'whsec_e2e';
@@ -50,7 +60,12 @@ const test = shopTest.extend<object, { standIn: StripeStandIn }>({
   ],
   shopEnv: [
     async ({ standIn: running }, use) =>
-      use({ STRIPE_SECRET_KEY: running.secretKey, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: running.url }),
+      use({
+        STRIPE_SECRET_KEY: running.secretKey,
+        STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: running.url,
+      }),
     { scope: 'worker' },
   ],
 });
@@ -206,7 +221,9 @@ function confirmWithStandIn(request: Confirmation): ConfirmAnswer {
   const id = request.clientSecret.split('_secret_')[0]!;
   const intent = standIn.intents.get(id);
   if (!intent || intent.client_secret !== request.clientSecret) {
-    return { error: { type: 'invalid_request_error', message: `fake Stripe.js: no payment intent with client secret ${request.clientSecret}` } };
+    return {
+      error: { type: 'invalid_request_error', message: `fake Stripe.js: no payment intent with client secret ${request.clientSecret}` },
+    };
   }
   if (request.card?.number.replace(/\D/g, '') === CARDS.declined.replace(/\D/g, '')) {
     return { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: DECLINE_MESSAGE } };
@@ -266,7 +283,10 @@ async function proceedToStripeCheckout(page: Page, fake: FakeStripe): Promise<st
   const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
   await drawer.waitFor();
   const [response] = await Promise.all([
-    page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame() && new URL(r.url()).pathname === '/simple-checkout'),
+    page.waitForResponse(
+      (r) =>
+        r.request().isNavigationRequest() && r.request().frame() === page.mainFrame() && new URL(r.url()).pathname === '/simple-checkout',
+    ),
     page.waitForURL((url) => url.pathname === '/simple-checkout'),
     drawer.getByRole('button', { name: 'Proceed to Checkout', exact: true }).click(),
   ]);
@@ -278,7 +298,11 @@ async function proceedToStripeCheckout(page: Page, fake: FakeStripe): Promise<st
   expect(await page.locator('#card-number').count(), 'the sandbox card fields in Stripe mode').toBe(0);
   expect(fake.scriptRequests.map((r) => new URL(r.url).origin)).toEqual(['https://js.stripe.com']);
   expect(fake.scriptRequests[0]!.url).toMatch(/^https:\/\/js\.stripe\.com\/(v3|[a-z]+)\/stripe\.js(\?.*)?$/);
-  expect(await page.evaluate(() => (window as unknown as { __fakeStripe: { instances: string[]; elements: Array<{ type: string }> } }).__fakeStripe)).toMatchObject({
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { __fakeStripe: { instances: string[]; elements: Array<{ type: string }> } }).__fakeStripe,
+    ),
+  ).toMatchObject({
     instances: [PUBLISHABLE_KEY],
     elements: [{ type: 'card' }],
   });

@@ -4,8 +4,17 @@ import { User } from '../../src/models/User.ts';
 import { uniqueEmail } from './accounts.ts';
 
 /** A customer account straight in the database. */
-export async function insertCustomer(db: Db, { email = uniqueEmail(), firstName = 'Amara', lastName = 'Osei', password = 'story-time-42' } = {}) {
-  const user = await User.query(db).insertAndFetch({ email, passwordHash: await hashPassword(password), firstName, lastName, role: 'customer' });
+export async function insertCustomer(
+  db: Db,
+  { email = uniqueEmail(), firstName = 'Amara', lastName = 'Osei', password = 'story-time-42' } = {},
+) {
+  const user = await User.query(db).insertAndFetch({
+    email,
+    passwordHash: await hashPassword(password),
+    firstName,
+    lastName,
+    role: 'customer',
+  });
   return { id: user.id, email, password };
 }
 
@@ -39,7 +48,13 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
   const orderId = typeof id === 'object' ? Number((id as { id: number }).id) : Number(id);
   const book: { id: number } = await db('books').first('id');
   for (const line of fixture.lines ?? [{ title: 'The Lantern in the Wood', quantity: 1 }]) {
-    await db('orderItems').insert({ orderId, bookId: line.bookId ?? book.id, title: line.title, quantity: line.quantity, price: line.price ?? '12.99' });
+    await db('orderItems').insert({
+      orderId,
+      bookId: line.bookId ?? book.id,
+      title: line.title,
+      quantity: line.quantity,
+      price: line.price ?? '12.99',
+    });
   }
   return orderId;
 }
@@ -49,6 +64,8 @@ export function textOf(html: string): string {
   const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', times: '×', copy: '©' };
   return html
     .replace(/<[^>]+>/g, ' ')
-    .replace(/&(#\d+|\w+);/g, (whole, name: string) => (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : entities[name] ?? whole))
+    .replace(/&(#\d+|\w+);/g, (whole, name: string) =>
+      name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (entities[name] ?? whole),
+    )
     .replace(/\s+/g, ' ');
 }

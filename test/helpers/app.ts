@@ -48,7 +48,15 @@ const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
 export const TEST_LIMITS: Record<string, Limit> = { 'signup-client': GENEROUS, 'contact-client': GENEROUS, 'contact-session': GENEROUS };
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
-export async function buildTestShop({ seed = true, database, sessionPrefix, env = {}, limits = TEST_LIMITS, later: givenLater, log = createLogger('silent') }: TestShopOptions = {}): Promise<TestShop> {
+export async function buildTestShop({
+  seed = true,
+  database,
+  sessionPrefix,
+  env = {},
+  limits = TEST_LIMITS,
+  later: givenLater,
+  log = createLogger('silent'),
+}: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -72,7 +80,17 @@ export async function buildTestShop({ seed = true, database, sessionPrefix, env 
     createDeferred((err) => {
       throw err;
     });
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments, later, throttles: { prefix: `${prefix}throttle:`, overrides: limits } });
+  const app = createApp({
+    config,
+    db,
+    sessions,
+    log,
+    assets: loadAssets(),
+    mailer,
+    payments,
+    later,
+    throttles: { prefix: `${prefix}throttle:`, overrides: limits },
+  });
 
   const shop: TestShop = {
     app,

@@ -21,9 +21,17 @@ export function bookFormFields(overrides: Record<string, string> = {}): Record<s
 }
 
 /** Posts an admin form the way the browser does: the page's token, then the fields. */
-export async function postAdminForm(agent: supertest.Agent, pagePath: string, action: string, fields: Record<string, string>): Promise<supertest.Response> {
+export async function postAdminForm(
+  agent: supertest.Agent,
+  pagePath: string,
+  action: string,
+  fields: Record<string, string>,
+): Promise<supertest.Response> {
   const page = await agent.get(pagePath).expect(200);
-  return agent.post(action).type('form').send({ _csrf: formToken(page.text), ...fields });
+  return agent
+    .post(action)
+    .type('form')
+    .send({ _csrf: formToken(page.text), ...fields });
 }
 
 /** Adds a book through the form; answers its id. */
@@ -35,5 +43,9 @@ export async function addBook(agent: supertest.Agent, overrides: Record<string, 
 
 /** The message shown beside one field of the book form, if any. */
 export function fieldMessage(html: string, field: string): string | undefined {
-  return new RegExp(`<small id="book-${field}-error" class="field-error">([^<]*)</small>`).exec(html)?.[1]?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return new RegExp(`<small id="book-${field}-error" class="field-error">([^<]*)</small>`)
+    .exec(html)?.[1]
+    ?.replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }

@@ -33,7 +33,10 @@ export interface RawSession {
 
 export async function openSession(base: string): Promise<RawSession> {
   const res = await fetch(`${base}/api/session`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const body = (await res.json()) as { csrfToken: string };
   return { cookie, token: body.csrfToken };
 }
@@ -43,7 +46,13 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-export async function postJson(base: string, path: string, body: object, session: RawSession, headers: Record<string, string> = {}): Promise<Answer> {
+export async function postJson(
+  base: string,
+  path: string,
+  body: object,
+  session: RawSession,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.token, ...headers },

@@ -35,20 +35,34 @@ export class Buyer extends ApiBrowser {
   async startPayment(options: { stripeCustomerId?: string; totalAmount?: string; amount?: number; shippingInfo?: typeof SHIPPING } = {}) {
     const shippingInfo = options.shippingInfo ?? SHIPPING;
     const res = options.stripeCustomerId
-      ? await this.send('post', '/api/create-payment-intent-with-customer', { stripeCustomerId: options.stripeCustomerId, totalAmount: options.totalAmount, shippingInfo })
+      ? await this.send('post', '/api/create-payment-intent-with-customer', {
+          stripeCustomerId: options.stripeCustomerId,
+          totalAmount: options.totalAmount,
+          shippingInfo,
+        })
       : await this.send('post', '/api/create-payment-intent-authenticated', { amount: options.amount, shippingInfo });
     if (res.status === 200) this.intent = res.body;
     return res;
   }
 
   async confirm(card: string) {
-    const res = await this.send('post', '/api/sandbox/confirm', { paymentIntentId: this.intent!.paymentIntentId, clientSecret: this.intent!.clientSecret, cardNumber: card, expiry: '12/34', cvc: '123' });
+    const res = await this.send('post', '/api/sandbox/confirm', {
+      paymentIntentId: this.intent!.paymentIntentId,
+      clientSecret: this.intent!.clientSecret,
+      cardNumber: card,
+      expiry: '12/34',
+      cvc: '123',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as { status: string; error: string | null };
   }
 
   async authenticate(succeed: boolean) {
-    const res = await this.send('post', '/api/sandbox/authenticate', { paymentIntentId: this.intent!.paymentIntentId, clientSecret: this.intent!.clientSecret, succeed });
+    const res = await this.send('post', '/api/sandbox/authenticate', {
+      paymentIntentId: this.intent!.paymentIntentId,
+      clientSecret: this.intent!.clientSecret,
+      succeed,
+    });
     return res.body as { status: string; error: string | null };
   }
 

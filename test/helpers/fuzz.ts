@@ -18,7 +18,24 @@ export function seededRng(seed: number): Rng {
 export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 export const chance = (rng: Rng, p: number): boolean => rng() < p;
 
-const EDGE_NUMBERS = [0, -0, -1, 1, 1.5, -1.5, 2 ** 31, -(2 ** 31), 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 1e308, -1e308, 5e-324, 10_001, 99_999_999_999];
+const EDGE_NUMBERS = [
+  0,
+  -0,
+  -1,
+  1,
+  1.5,
+  -1.5,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53 + 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  1e308,
+  -1e308,
+  5e-324,
+  10_001,
+  99_999_999_999,
+];
 
 const ODD_STRINGS = [
   '',

@@ -34,13 +34,19 @@ export async function createOperator(db: Db, { enrolled = true, email = uniqueEm
 /** Signs in at /login with the password only: the session stops at the two-factor step. */
 export async function signInWithPassword(agent: supertest.Agent, who: { email: string; password: string }): Promise<supertest.Response> {
   const page = await agent.get('/login').expect(200);
-  return agent.post('/login').type('form').send({ _csrf: formToken(page.text), email: who.email, password: who.password });
+  return agent
+    .post('/login')
+    .type('form')
+    .send({ _csrf: formToken(page.text), email: who.email, password: who.password });
 }
 
 /** Posts a code at the two-factor step. */
 export async function submitTwoFactorCode(agent: supertest.Agent, code: string): Promise<supertest.Response> {
   const page = await agent.get('/admin/two-factor').expect(200);
-  return agent.post('/admin/two-factor').type('form').send({ _csrf: formToken(page.text), code });
+  return agent
+    .post('/admin/two-factor')
+    .type('form')
+    .send({ _csrf: formToken(page.text), code });
 }
 
 /**

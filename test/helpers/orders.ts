@@ -5,7 +5,10 @@ import { formToken } from './app.ts';
 import { Buyer, CARDS } from './checkout.ts';
 
 /** A parent who paid for `quantity` copies of a book through the real checkout (sandbox card). */
-export async function placePaidOrder(shop: Pick<TestShop, 'browser'>, { bookId = 1, quantity = 2 } = {}): Promise<{ buyer: Buyer; orderId: number }> {
+export async function placePaidOrder(
+  shop: Pick<TestShop, 'browser'>,
+  { bookId = 1, quantity = 2 } = {},
+): Promise<{ buyer: Buyer; orderId: number }> {
   const buyer = new Buyer(shop);
   expect((await buyer.signUp(buyer.parent)).status).toBeLessThan(300);
   await buyer.add(bookId, quantity);
@@ -18,10 +21,14 @@ export async function placePaidOrder(shop: Pick<TestShop, 'browser'>, { bookId =
 }
 
 /** The order page's hidden fields: CSRF token and the one-time keys of its money forms. */
-export async function orderForm(agent: supertest.Agent, orderId: number): Promise<{ csrf: string; cancelKey: string; refundKey: string; html: string }> {
+export async function orderForm(
+  agent: supertest.Agent,
+  orderId: number,
+): Promise<{ csrf: string; cancelKey: string; refundKey: string; html: string }> {
   const page = await agent.get(`/admin/orders/${orderId}`);
   expect(page.status, page.text.slice(0, 300)).toBe(200);
-  const key = (action: string) => new RegExp(`action="/admin/orders/${orderId}/${action}"[\\s\\S]*?name="requestKey" value="([^"]+)"`).exec(page.text)?.[1] ?? '';
+  const key = (action: string) =>
+    new RegExp(`action="/admin/orders/${orderId}/${action}"[\\s\\S]*?name="requestKey" value="([^"]+)"`).exec(page.text)?.[1] ?? '';
   return { csrf: formToken(page.text), cancelKey: key('cancel'), refundKey: key('refund'), html: page.text };
 }
 

@@ -19,7 +19,15 @@ export async function ask(agent: supertest.Agent, path: string): Promise<Answer>
   const started = Date.now();
   try {
     const res = await agent.get(path).timeout(ANSWER_DEADLINE_MS);
-    return { path, status: res.status, retryAfter: res.headers['retry-after'], contentType: res.headers['content-type'] ?? '', message: res.body?.message, text: res.text ?? '', ms: Date.now() - started };
+    return {
+      path,
+      status: res.status,
+      retryAfter: res.headers['retry-after'],
+      contentType: res.headers['content-type'] ?? '',
+      message: res.body?.message,
+      text: res.text ?? '',
+      ms: Date.now() - started,
+    };
   } catch {
     return { path, status: 0, retryAfter: undefined, contentType: '', message: undefined, text: '', ms: Date.now() - started };
   }
@@ -54,6 +62,8 @@ export function unavailableAnswers(answers: Answer[]) {
   return answers.map((a) => ({
     status: a.status,
     retryAfter: a.retryAfter !== undefined && /^\d+$/.test(a.retryAfter),
-    body: a.path.startsWith('/api/') ? typeof a.message === 'string' && a.contentType.includes('json') : a.contentType.includes('html') && /try again/i.test(a.text),
+    body: a.path.startsWith('/api/')
+      ? typeof a.message === 'string' && a.contentType.includes('json')
+      : a.contentType.includes('html') && /try again/i.test(a.text),
   }));
 }

@@ -52,7 +52,16 @@ export async function startProductionServer(env: Record<string, string> = {}): P
   const script = args.find((a) => a.endsWith('.js'));
   if (script && !existsSync(path.join(ROOT, script))) throw new Error(`${script} is missing: run \`npm run build\` first`);
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'PUBLIC_URL']) {
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'SMTP_URL',
+    'STRIPE_SECRET_KEY',
+    'STRIPE_PUBLISHABLE_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+    'STRIPE_API_URL',
+    'PUBLIC_URL',
+  ]) {
     delete childEnv[name];
   }
   Object.assign(childEnv, {

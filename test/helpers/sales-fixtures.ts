@@ -12,7 +12,8 @@ import { placePaidOrder } from './orders.ts';
 const DAY = 86_400_000;
 const today = Date.parse(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
 /** `days` days before today, at hh:mm:ss (UTC). */
-export const at = (days: number, time = '10:00:00.000') => new Date(Date.parse(`${new Date(today - days * DAY).toISOString().slice(0, 10)}T${time}Z`));
+export const at = (days: number, time = '10:00:00.000') =>
+  new Date(Date.parse(`${new Date(today - days * DAY).toISOString().slice(0, 10)}T${time}Z`));
 /** 'YYYY-MM-DD', `days` days before today (UTC). */
 export const day = (days: number) => new Date(today - days * DAY).toISOString().slice(0, 10);
 
@@ -58,19 +59,103 @@ export async function makeSales(shop: TestShop): Promise<Made[]> {
   }
 
   async function refund(orderId: number, amount: string, settledAt: Date, status = 'succeeded') {
-    await shop.db('refunds').insert({ orderId, amount, reason: 'test', status, requestKey: `k-${orderId}-${amount}-${status}`, createdAt: settledAt, settledAt });
+    await shop
+      .db('refunds')
+      .insert({ orderId, amount, reason: 'test', status, requestKey: `k-${orderId}-${amount}-${status}`, createdAt: settledAt, settledAt });
   }
 
-  await order({ createdAt: at(2), status: 'succeeded', state: 'OR', subtotal: '25.98', shipping: '5.99', tax: '0.00', total: '31.97', lines: [{ title: 'Moon Book', quantity: 2, price: '12.99' }] });
-  await order({ createdAt: at(2, '23:59:59.000'), status: 'shipped', state: 'WA', subtotal: '29.98', shipping: '5.99', tax: '3.07', total: '39.04', lines: [{ title: 'Moon Book', quantity: 1, price: '12.99' }, { title: 'Sun Book', quantity: 1, price: '16.99' }] });
-  const c = await order({ createdAt: at(5), status: 'delivered', state: 'WA', subtotal: '50.97', tax: '5.23', total: '56.20', refunded: '5.00', lines: [{ title: 'Sun Book', quantity: 3, price: '16.99' }] });
-  const d = await order({ createdAt: at(5, '08:00:00.000'), status: 'canceled', state: 'CA', subtotal: '51.96', shipping: '5.99', tax: '2.05', total: '60.00', refunded: '60.00', lines: [{ title: 'Moon Book', quantity: 4, price: '12.99' }] });
-  await order({ createdAt: at(1, '00:00:00.000'), status: 'succeeded', state: 'OR', subtotal: '10.00', tax: '0.00', total: '10.00', lines: [{ title: 'Star Book', quantity: 1, price: '10.00' }] });
-  await order({ createdAt: at(29, '00:00:00.000'), status: 'succeeded', state: 'OR', subtotal: '10.00', tax: '0.00', total: '10.00', lines: [{ title: 'Star Book', quantity: 1, price: '10.00' }] });
-  const e = await order({ createdAt: at(30, '23:59:59.999'), status: 'succeeded', state: 'WA', subtotal: '9.99', shipping: '5.99', tax: '1.01', total: '16.99', lines: [{ title: 'Star Book', quantity: 1, price: '9.99' }] });
-  await order({ createdAt: at(120), status: 'succeeded', state: 'WA', subtotal: '100.00', tax: '10.00', total: '110.00', lines: [{ title: 'Star Book', quantity: 10, price: '10.00' }] });
+  await order({
+    createdAt: at(2),
+    status: 'succeeded',
+    state: 'OR',
+    subtotal: '25.98',
+    shipping: '5.99',
+    tax: '0.00',
+    total: '31.97',
+    lines: [{ title: 'Moon Book', quantity: 2, price: '12.99' }],
+  });
+  await order({
+    createdAt: at(2, '23:59:59.000'),
+    status: 'shipped',
+    state: 'WA',
+    subtotal: '29.98',
+    shipping: '5.99',
+    tax: '3.07',
+    total: '39.04',
+    lines: [
+      { title: 'Moon Book', quantity: 1, price: '12.99' },
+      { title: 'Sun Book', quantity: 1, price: '16.99' },
+    ],
+  });
+  const c = await order({
+    createdAt: at(5),
+    status: 'delivered',
+    state: 'WA',
+    subtotal: '50.97',
+    tax: '5.23',
+    total: '56.20',
+    refunded: '5.00',
+    lines: [{ title: 'Sun Book', quantity: 3, price: '16.99' }],
+  });
+  const d = await order({
+    createdAt: at(5, '08:00:00.000'),
+    status: 'canceled',
+    state: 'CA',
+    subtotal: '51.96',
+    shipping: '5.99',
+    tax: '2.05',
+    total: '60.00',
+    refunded: '60.00',
+    lines: [{ title: 'Moon Book', quantity: 4, price: '12.99' }],
+  });
+  await order({
+    createdAt: at(1, '00:00:00.000'),
+    status: 'succeeded',
+    state: 'OR',
+    subtotal: '10.00',
+    tax: '0.00',
+    total: '10.00',
+    lines: [{ title: 'Star Book', quantity: 1, price: '10.00' }],
+  });
+  await order({
+    createdAt: at(29, '00:00:00.000'),
+    status: 'succeeded',
+    state: 'OR',
+    subtotal: '10.00',
+    tax: '0.00',
+    total: '10.00',
+    lines: [{ title: 'Star Book', quantity: 1, price: '10.00' }],
+  });
+  const e = await order({
+    createdAt: at(30, '23:59:59.999'),
+    status: 'succeeded',
+    state: 'WA',
+    subtotal: '9.99',
+    shipping: '5.99',
+    tax: '1.01',
+    total: '16.99',
+    lines: [{ title: 'Star Book', quantity: 1, price: '9.99' }],
+  });
+  await order({
+    createdAt: at(120),
+    status: 'succeeded',
+    state: 'WA',
+    subtotal: '100.00',
+    tax: '10.00',
+    total: '110.00',
+    lines: [{ title: 'Star Book', quantity: 10, price: '10.00' }],
+  });
   // Text a spreadsheet would run as a formula, in an order that counts for nothing.
-  await order({ createdAt: at(0, '00:30:00.000'), status: 'canceled', state: 'OR', subtotal: '12.99', tax: '0.00', total: '12.99', email: `-2+3@example.com`, lines: [{ title: '=HYPERLINK("https://example.com","Click")', quantity: 1, price: '12.99' }] });
+  await order({
+    createdAt: at(0, '00:30:00.000'),
+    status: 'canceled',
+    state: 'OR',
+    subtotal: '12.99',
+    tax: '0.00',
+    total: '12.99',
+    email: `-2+3@example.com`,
+    lines: [{ title: '=HYPERLINK("https://example.com","Click")', quantity: 1, price: '12.99' }],
+  });
 
   await refund(d.id, '60.00', at(4));
   await refund(c.id, '5.00', at(3));
@@ -90,7 +175,11 @@ export async function makeSales(shop: TestShop): Promise<Made[]> {
     subtotal: toDecimal(toCents(paid.subtotal)),
     tax: toDecimal(toCents(paid.tax)),
     total: toDecimal(toCents(paid.totalAmount)),
-    lines: items.map((i: { title: string; quantity: number; price: string }) => ({ title: i.title, quantity: i.quantity, price: toDecimal(toCents(i.price)) })),
+    lines: items.map((i: { title: string; quantity: number; price: string }) => ({
+      title: i.title,
+      quantity: i.quantity,
+      price: toDecimal(toCents(i.price)),
+    })),
   });
   return made;
 }

@@ -51,7 +51,12 @@ export async function redisServer(): Promise<ServiceProcess> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'shop-redis-'));
   const ping = () => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG';
-  const server = supervised('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir], ping, 'redis-server');
+  const server = supervised(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
+    ping,
+    'redis-server',
+  );
   await server.start();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -68,14 +73,32 @@ export async function mariadbServer(): Promise<ServiceProcess> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'shop-mariadb-'));
   const root = process.getuid?.() === 0 ? ['--user=root'] : [];
-  const install = spawnSync('mariadb-install-db', ['--no-defaults', ...root, `--datadir=${dir}/data`, '--auth-root-authentication-method=normal', '--skip-test-db'], { encoding: 'utf8' });
+  const install = spawnSync(
+    'mariadb-install-db',
+    ['--no-defaults', ...root, `--datadir=${dir}/data`, '--auth-root-authentication-method=normal', '--skip-test-db'],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr}`);
   const socket = `${dir}/mysqld.sock`;
   const admin = (sql?: string) =>
-    spawnSync(sql ? 'mariadb' : 'mariadb-admin', ['--no-defaults', `--socket=${socket}`, '-uroot', ...(sql ? ['-e', sql] : ['ping'])], { encoding: 'utf8' });
+    spawnSync(sql ? 'mariadb' : 'mariadb-admin', ['--no-defaults', `--socket=${socket}`, '-uroot', ...(sql ? ['-e', sql] : ['ping'])], {
+      encoding: 'utf8',
+    });
   const server = supervised(
     '/usr/sbin/mariadbd',
-    ['--no-defaults', ...root, `--datadir=${dir}/data`, `--socket=${socket}`, `--pid-file=${dir}/mysqld.pid`, `--port=${port}`, '--bind-address=127.0.0.1', '--skip-name-resolve', '--innodb-buffer-pool-size=32M', '--innodb-flush-log-at-trx-commit=2', `--log-error=${dir}/error.log`],
+    [
+      '--no-defaults',
+      ...root,
+      `--datadir=${dir}/data`,
+      `--socket=${socket}`,
+      `--pid-file=${dir}/mysqld.pid`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--skip-name-resolve',
+      '--innodb-buffer-pool-size=32M',
+      '--innodb-flush-log-at-trx-commit=2',
+      `--log-error=${dir}/error.log`,
+    ],
     () => admin().status === 0,
     'mariadbd',
   );

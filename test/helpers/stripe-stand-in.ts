@@ -179,10 +179,21 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
 
     if (method === 'POST' && path === '/v1/refunds') {
       const intentId = form.payment_intent;
-      if (!intentId) throw new ApiError(400, 'invalid_request_error', 'One of the following params should be provided for this request: payment_intent or charge.', 'parameter_missing');
+      if (!intentId)
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          'One of the following params should be provided for this request: payment_intent or charge.',
+          'parameter_missing',
+        );
       const intent = intentOr404(intentId, 'payment_intent');
       if (intent.status !== 'succeeded') {
-        throw new ApiError(400, 'invalid_request_error', `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'charge_not_refundable');
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+          'charge_not_refundable',
+        );
       }
       const refunded = [...refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + Number(r.amount), 0);
       const left = intent.amount - refunded;

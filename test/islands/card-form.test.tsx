@@ -36,8 +36,12 @@ beforeEach(() => {
   calls = [];
   answers = {};
   answer('GET /api/session', () => Response.json({ csrfToken: 't' }));
-  answer('POST /api/calculate-totals', () => Response.json({ subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '0.00', total: '27.48' }));
-  answer('POST /api/create-payment-intent-authenticated', () => Response.json({ clientSecret: `${INTENT}_secret_x`, paymentIntentId: INTENT, amount: 2748 }));
+  answer('POST /api/calculate-totals', () =>
+    Response.json({ subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '0.00', total: '27.48' }),
+  );
+  answer('POST /api/create-payment-intent-authenticated', () =>
+    Response.json({ clientSecret: `${INTENT}_secret_x`, paymentIntentId: INTENT, amount: 2748 }),
+  );
   answer('POST /api/sandbox/confirm', () => Response.json({ status: 'succeeded', error: null }));
   answer('POST /api/complete-order', () => Response.json({ order: ORDER }));
   answer(`GET ${LOOKUP}`, notFound);
@@ -76,9 +80,12 @@ afterEach(() => {
 const countOf = (key: string) => calls.filter((c) => c === key).length;
 
 async function payWithCard(number = '4242 4242 4242 4242') {
-  const { container } = render(<CardForm variant="account" mode="sandbox" publishableKey={null} customer={{ name: 'Ada Reader', email: 'ada@example.com' }} />, {
-    container: document.getElementById('card-island')!,
-  });
+  const { container } = render(
+    <CardForm variant="account" mode="sandbox" publishableKey={null} customer={{ name: 'Ada Reader', email: 'ada@example.com' }} />,
+    {
+      container: document.getElementById('card-island')!,
+    },
+  );
   fireEvent.change(container.querySelector('#card-number')!, { target: { value: number } });
   fireEvent.change(container.querySelector('#card-expiry')!, { target: { value: '12/34' } });
   fireEvent.change(container.querySelector('#card-cvc')!, { target: { value: '123' } });

@@ -10,8 +10,13 @@ import { VIEWS_DIR } from '../../src/web/views.ts';
 
 /** The elements in order, each with its classes, then the words: what decides the layout. */
 function shape(html: string): { elements: string[]; text: string } {
-  const elements = [...html.matchAll(/<([a-z]+)(?:[^>]*?\sclass(?:Name)?="([^"]*)")?[^>]*>/g)].map(([, tag, classes]) => `${tag}${classes ? '.' + classes.split(/\s+/).join('.') : ''}`);
-  const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const elements = [...html.matchAll(/<([a-z]+)(?:[^>]*?\sclass(?:Name)?="([^"]*)")?[^>]*>/g)].map(
+    ([, tag, classes]) => `${tag}${classes ? '.' + classes.split(/\s+/).join('.') : ''}`,
+  );
+  const text = html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { elements, text };
 }
 
@@ -23,7 +28,9 @@ function placeholder(mode: 'sandbox' | 'stripe'): string {
 describe("the checkout page's card form placeholder", () => {
   for (const mode of ['sandbox', 'stripe'] as const) {
     it(`matches the island's first render (${mode})`, () => {
-      const island = renderToStaticMarkup(<CardForm variant="guest" mode={mode} publishableKey={mode === 'stripe' ? 'pk_test_x' : null} customer={null} />);
+      const island = renderToStaticMarkup(
+        <CardForm variant="guest" mode={mode} publishableKey={mode === 'stripe' ? 'pk_test_x' : null} customer={null} />,
+      );
       expect(shape(placeholder(mode))).toEqual(shape(island));
     });
   }

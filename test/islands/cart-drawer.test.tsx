@@ -6,7 +6,22 @@ import { CartDrawer } from '../../islands/cart-drawer/CartDrawer.tsx';
 // The drawer talks to /api through fetch; here fetch answers like the shop's cart API
 // (the real API is exercised in test/features/cart and the browser journeys).
 function book(id: number, inStock = 20) {
-  return { id, title: `Book ${id}`, author: 'A', description: 'D', price: '10.00', priceCents: 1000, imageUrl: null, cover: { src: '/images/placeholder-cover.svg', srcset: null, width: 600, height: 900 }, inStock, amazonUrl: null, amazonKindleUrl: null, ageRange: '3-5', pages: 32, publishedOn: '2024-01-01' };
+  return {
+    id,
+    title: `Book ${id}`,
+    author: 'A',
+    description: 'D',
+    price: '10.00',
+    priceCents: 1000,
+    imageUrl: null,
+    cover: { src: '/images/placeholder-cover.svg', srcset: null, width: 600, height: 900 },
+    inStock,
+    amazonUrl: null,
+    amazonKindleUrl: null,
+    ageRange: '3-5',
+    pages: 32,
+    publishedOn: '2024-01-01',
+  };
 }
 
 let lines: Array<{ id: number; bookId: number; quantity: number; book: ReturnType<typeof book> }>;

@@ -2,11 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { splitSuggestion } from '../../islands/address-check/AddressCheck.tsx';
 import { problemWith, type CheckoutDetails } from '../../islands/card-form/details.ts';
 
-const complete: CheckoutDetails = { firstName: 'Ada', lastName: 'L', email: 'ada@example.com', password: 'secret1', confirmPassword: 'secret1', address: '1 Elm St', city: 'Austin', zipCode: '78701' };
+const complete: CheckoutDetails = {
+  firstName: 'Ada',
+  lastName: 'L',
+  email: 'ada@example.com',
+  password: 'secret1',
+  confirmPassword: 'secret1',
+  address: '1 Elm St',
+  city: 'Austin',
+  zipCode: '78701',
+};
 
 describe('choosing an address suggestion', () => {
   it("splits 'street, city, state zip' into the three fields", () => {
-    expect(splitSuggestion('214 Maple Street, Portland, OR 97205')).toEqual({ address: '214 Maple Street', city: 'Portland', zipCode: '97205' });
+    expect(splitSuggestion('214 Maple Street, Portland, OR 97205')).toEqual({
+      address: '214 Maple Street',
+      city: 'Portland',
+      zipCode: '97205',
+    });
   });
 });
 

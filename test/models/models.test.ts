@@ -33,19 +33,51 @@ beforeAll(async () => {
   ids.user = await insert('users', { email: 'a@example.com', passwordHash: 'x', firstName: 'Ada', resetLinkSentAt: WRITTEN });
   ids.book = await insert('books', { title: 'T', author: 'A', description: 'D', price: '12.99', publishedOn: '2024-03-14' });
   ids.order = await insert('orders', {
-    userId: ids.user, status: 'succeeded', subtotal: '25.00', shipping: '4.99', handling: '2.50', tax: '2.30', totalAmount: '34.79',
-    shippingAddress: '1 Main St', city: 'Seattle', state: 'WA', zipCode: '98101', estimatedDelivery: '2026-11-27', shippedAt: WRITTEN, refundedAmount: '0.05',
+    userId: ids.user,
+    status: 'succeeded',
+    subtotal: '25.00',
+    shipping: '4.99',
+    handling: '2.50',
+    tax: '2.30',
+    totalAmount: '34.79',
+    shippingAddress: '1 Main St',
+    city: 'Seattle',
+    state: 'WA',
+    zipCode: '98101',
+    estimatedDelivery: '2026-11-27',
+    shippedAt: WRITTEN,
+    refundedAmount: '0.05',
   });
   ids.item = await insert('orderItems', { orderId: ids.order, bookId: ids.book, title: 'T', quantity: 2, price: '1000.00' });
   ids.checkout = await insert('checkouts', {
-    paymentIntentId: 'pi_1', userId: ids.user, lines: '[]', subtotal: '0.10', shipping: '7.99', handling: '2.50', tax: '0.01', total: '10.60',
-    shippingAddress: '1 Main St', city: 'Seattle', state: 'WA', zipCode: '98101', status: 'open', createdAt: WRITTEN,
+    paymentIntentId: 'pi_1',
+    userId: ids.user,
+    lines: '[]',
+    subtotal: '0.10',
+    shipping: '7.99',
+    handling: '2.50',
+    tax: '0.01',
+    total: '10.60',
+    shippingAddress: '1 Main St',
+    city: 'Seattle',
+    state: 'WA',
+    zipCode: '98101',
+    status: 'open',
+    createdAt: WRITTEN,
   });
   ids.refund = await insert('refunds', { orderId: ids.order, amount: '0.05', requestKey: 'k1', settledAt: WRITTEN });
   ids.token = await insert('accountTokens', { userId: ids.user, purpose: 'reset-link', tokenHash: 'h', expiresAt: WRITTEN });
   ids.code = await insert('recoveryCodes', { userId: ids.user, codeHash: 'c', usedAt: WRITTEN });
   ids.audit = await insert('auditLog', { action: 'shipped', orderId: ids.order });
-  ids.message = await insert('contactMessages', { firstName: 'A', lastName: 'B', email: 'a@example.com', currentMember: false, subject: 'S', description: 'D', readAt: WRITTEN });
+  ids.message = await insert('contactMessages', {
+    firstName: 'A',
+    lastName: 'B',
+    email: 'a@example.com',
+    currentMember: false,
+    subject: 'S',
+    description: 'D',
+    readAt: WRITTEN,
+  });
 });
 
 afterAll(async () => {
@@ -68,7 +100,9 @@ describe(`models read on ${usingMySql ? 'MariaDB' : 'SQLite'}`, () => {
 
   it('Order: every amount in cents, instants as Dates, the delivery day as "YYYY-MM-DD"', async () => {
     const order = (await Order.query(db).findById(ids.order))!;
-    expect([order.subtotal, order.shipping, order.handling, order.tax, order.totalAmount, order.refundedAmount]).toEqual([2500, 499, 250, 230, 3479, 5]);
+    expect([order.subtotal, order.shipping, order.handling, order.tax, order.totalAmount, order.refundedAmount]).toEqual([
+      2500, 499, 250, 230, 3479, 5,
+    ]);
     expect(order.shippedAt).toEqual(WRITTEN);
     expect(order.deliveredAt).toBeNull();
     expectStampedNow(order.createdAt);
@@ -118,7 +152,14 @@ describe(`models read on ${usingMySql ? 'MariaDB' : 'SQLite'}`, () => {
   });
 
   it('writes cents back as the exact DECIMAL', async () => {
-    const refund = await Refund.query(db).insertAndFetch({ orderId: ids.order, amount: 1999, reason: 'r', status: 'pending', requestKey: 'k2', createdAt: WRITTEN });
+    const refund = await Refund.query(db).insertAndFetch({
+      orderId: ids.order,
+      amount: 1999,
+      reason: 'r',
+      status: 'pending',
+      requestKey: 'k2',
+      createdAt: WRITTEN,
+    });
     expect(refund.amount).toBe(1999);
     await Order.query(db).findById(ids.order).patch({ refundedAmount: 2004 });
     const stored = await db('orders').where({ id: ids.order }).first('refundedAmount');

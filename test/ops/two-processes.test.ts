@@ -158,7 +158,11 @@ describe('WEB_CONCURRENCY=2', () => {
     await until(shop, 'a third worker listening', () => listening(shop) === 3);
     expect(workersOf(shop.pid)).toHaveLength(2);
     expect(workersOf(shop.pid)).not.toContain(first);
-    expect(shop.output()).toMatch(new RegExp(`"worker":${first},"code":null,"signal":"SIGKILL","restartInMs":1000,"msg":"a worker stopped unexpectedly; starting another"`));
+    expect(shop.output()).toMatch(
+      new RegExp(
+        `"worker":${first},"code":null,"signal":"SIGKILL","restartInMs":1000,"msg":"a worker stopped unexpectedly; starting another"`,
+      ),
+    );
   }, 120_000);
 
   it('answers the requests in flight in every worker when systemd sends SIGTERM, then exits 0', async () => {

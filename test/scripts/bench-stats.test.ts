@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { markdownTable, median, ratio, summarise, type Round } from '../../scripts/bench/stats.ts';
 
-const round = (requestsPerSecond: number, extra: Partial<Round> = {}): Round => ({ requestsPerSecond, p50Ms: 1, p99Ms: 2, errors: 0, requests: requestsPerSecond * 5, cpuMs: undefined, ...extra });
+const round = (requestsPerSecond: number, extra: Partial<Round> = {}): Round => ({
+  requestsPerSecond,
+  p50Ms: 1,
+  p99Ms: 2,
+  errors: 0,
+  requests: requestsPerSecond * 5,
+  cpuMs: undefined,
+  ...extra,
+});
 
 describe('benchmark summaries', () => {
   it('takes the middle value, or the mean of the two middle ones', () => {
@@ -27,7 +35,10 @@ describe('benchmark summaries', () => {
 
   it('writes one table row per scenario with both ratios', () => {
     const bare = summarise([round(1000)]);
-    const table = markdownTable([{ setup: 'SQLite', scenario: 'GET /books', summary: summarise([round(250, { cpuMs: 2500, requests: 1250 })]) }], { bare, static: summarise([round(500)]) });
+    const table = markdownTable(
+      [{ setup: 'SQLite', scenario: 'GET /books', summary: summarise([round(250, { cpuMs: 2500, requests: 1250 })]) }],
+      { bare, static: summarise([round(500)]) },
+    );
     const [header, rule, row] = table.split('\n');
     expect(header).toContain('req/s min / median / max');
     expect(rule).toMatch(/^\|(---\|){9}$/);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport, gateFailures, reportPage, type LighthouseResult } from '../../scripts/lighthouse-report.ts';
 
-function result(scores: Record<string, number | null>, audits: LighthouseResult['audits'] = {}, refs: Record<string, { id: string; weight: number }[]> = {}): LighthouseResult {
+function result(
+  scores: Record<string, number | null>,
+  audits: LighthouseResult['audits'] = {},
+  refs: Record<string, { id: string; weight: number }[]> = {},
+): LighthouseResult {
   return {
     categories: Object.fromEntries(Object.entries(scores).map(([id, score]) => [id, { score, auditRefs: refs[id] ?? [] }])),
     audits,

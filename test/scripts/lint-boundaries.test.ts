@@ -30,13 +30,25 @@ describe('npm run lint', () => {
   });
 
   it('refuses a module under src/web/ that imports feature code', async () => {
-    const file = probe('src/web', 'reaches-in.ts', "import { MAX_COPIES_PER_TITLE } from '../features/cart/cart.rules.ts';\n\nexport const limit = MAX_COPIES_PER_TITLE;\n");
+    const file = probe(
+      'src/web',
+      'reaches-in.ts',
+      "import { MAX_COPIES_PER_TITLE } from '../features/cart/cart.rules.ts';\n\nexport const limit = MAX_COPIES_PER_TITLE;\n",
+    );
     expect(await ruleIds(file)).toEqual(['import-x/no-restricted-paths']);
   }, 120_000);
 
   it('refuses two modules that import each other', async () => {
-    const first = probe('src/lib', 'first.ts', `import { second } from './${prefix}-second.ts';\n\nexport const first = (): number => second() + 1;\n`);
-    probe('src/lib', 'second.ts', `import { first } from './${prefix}-first.ts';\n\nexport const second = (): number => (first.length ? 1 : 0);\n`);
+    const first = probe(
+      'src/lib',
+      'first.ts',
+      `import { second } from './${prefix}-second.ts';\n\nexport const first = (): number => second() + 1;\n`,
+    );
+    probe(
+      'src/lib',
+      'second.ts',
+      `import { first } from './${prefix}-first.ts';\n\nexport const second = (): number => (first.length ? 1 : 0);\n`,
+    );
     expect(await ruleIds(first)).toEqual(['import-x/no-cycle']);
   }, 120_000);
 });

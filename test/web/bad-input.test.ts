@@ -51,7 +51,9 @@ describe('bad input', () => {
     for (const who of [visitor, parent]) {
       for (const body of JUNK) {
         const res = await who.send(method, path, body as object);
-        expect(res.status, `${method} ${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(
+          400,
+        );
         expect(res.status).toBeLessThan(500);
         expect(typeof res.body.message).toBe('string');
         expect(res.body.message).not.toMatch(/at .+\.ts:\d+/); // no stack traces

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-const get = (path: string, encoding: string, headers: Record<string, string> = {}) => rawGet(shop.app, path, { 'Accept-Encoding': encoding, ...headers });
+const get = (path: string, encoding: string, headers: Record<string, string> = {}) =>
+  rawGet(shop.app, path, { 'Accept-Encoding': encoding, ...headers });
 
 async function expectCompressed(path: string, type: RegExp, headers: Record<string, string> = {}): Promise<RawResponse> {
   const plain = await get(path, 'identity', headers);

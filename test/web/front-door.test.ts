@@ -35,7 +35,14 @@ describe('the front door', () => {
     expect(file.status).toBe(200);
     expect(file.headers['content-encoding']).toBe('br');
     expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    for (const name of ['content-security-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy']) {
+    for (const name of [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+    ]) {
       expect(file.headers[name], name).toBe(page.headers[name]);
     }
   });

@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiBrowser, newParent } from '../helpers/accounts.ts';
 import { buildTestShop, type TestShop } from '../helpers/app.ts';
 import { CARDS } from '../helpers/checkout.ts';
-import { RAW_BODIES, chance, deeplyNested, junkObject, junkString, junkValue, mutate, pick, seededRng, toJsonText, type Rng } from '../helpers/fuzz.ts';
+import {
+  RAW_BODIES,
+  chance,
+  deeplyNested,
+  junkObject,
+  junkString,
+  junkValue,
+  mutate,
+  pick,
+  seededRng,
+  toJsonText,
+  type Rng,
+} from '../helpers/fuzz.ts';
 
 // Every JSON route, fed at least 1,000 malformed requests from a seeded generator, by a
 // visitor and by a signed-in customer who owns payment intents in every state (so the
@@ -35,13 +47,21 @@ let theirOrderId: number;
 async function startPayment(buyer: ApiBrowser): Promise<Intent> {
   const add = await buyer.send('post', '/api/cart', { bookId: 1 });
   expect(add.status, JSON.stringify(add.body)).toBe(201);
-  const res = await buyer.send('post', '/api/create-payment-intent-authenticated', { shippingInfo: { address: '214 Maple Street', city: 'Portland', zipCode: '97205' } });
+  const res = await buyer.send('post', '/api/create-payment-intent-authenticated', {
+    shippingInfo: { address: '214 Maple Street', city: 'Portland', zipCode: '97205' },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { id: res.body.paymentIntentId, secret: res.body.clientSecret };
 }
 
 async function pay(buyer: ApiBrowser, intent: Intent, card: string) {
-  const res = await buyer.send('post', '/api/sandbox/confirm', { paymentIntentId: intent.id, clientSecret: intent.secret, cardNumber: card, expiry: '12/34', cvc: '123' });
+  const res = await buyer.send('post', '/api/sandbox/confirm', {
+    paymentIntentId: intent.id,
+    clientSecret: intent.secret,
+    cardNumber: card,
+    expiry: '12/34',
+    cvc: '123',
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -115,7 +135,23 @@ afterAll(async () => {
 const BAD_EMAILS = ['not-an-email', '', '@', 'a@', 'a b@c.d', 42, null, [], {}];
 const BAD_ZIPS = ['', '1234', '123456', 'abcde', '97 205', 97205, null, [], {}, '٩٧٢٠٥'];
 const BAD_QUANTITIES = [1.5, 'two', 10_001, 1e308, -1.5, '', [], {}, true, '1e3', '0x10'];
-const ID_JUNK = ['abc', '-1', '0', '1.5', '1e3', '0x1', '%20', '99999999999999999999', '2147483648', '%', '%zz', '%E0%A4%A', 'null', '__proto__', '..%2F..%2Fetc'];
+const ID_JUNK = [
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '0x1',
+  '%20',
+  '99999999999999999999',
+  '2147483648',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  'null',
+  '__proto__',
+  '..%2F..%2Fetc',
+];
 
 // URLs and headers stay under Node's 16 KB header limit: past it Node itself answers 431
 // before the shop sees the request, which tells nothing about the shop.
@@ -136,7 +172,7 @@ function junkId(rng: Rng): string {
 /** A junk id that could never name a book in a cart ("1" and " 1 " could; "" is the whole cart). */
 function notABook(rng: Rng): string {
   const id = junkId(rng);
-  return id === '' || /^(%20|\s)*[+-]?\d+(\.\d+)?(%20|\s)*$/.test(id) && Number(decodeURIComponent(id)) < 1_000 ? 'abc' : id;
+  return id === '' || (/^(%20|\s)*[+-]?\d+(\.\d+)?(%20|\s)*$/.test(id) && Number(decodeURIComponent(id)) < 1_000) ? 'abc' : id;
 }
 
 function junkQuery(rng: Rng, keys: string[]): string {
@@ -187,23 +223,82 @@ const ROUTES: Route[] = [
   { method: 'get', name: 'GET /api/books', path: (r) => `/api/books${junkQuery(r, ['exclude', 'limit', 'random'])}` },
   { method: 'get', name: 'GET /api/books/:id', path: (r) => `/api/books/${junkId(r)}${junkQuery(r, ['x'])}` },
   { method: 'get', name: 'GET /api/cart', path: (r) => `/api/cart${junkQuery(r, ['bookId'])}` },
-  { method: 'post', name: 'POST /api/cart', path: () => '/api/cart', template: () => ({ bookId: 1, quantity: 1 }), guard: (b, r) => void (b.quantity = pick(r, BAD_QUANTITIES)) },
-  { method: 'put', name: 'PUT /api/cart/:bookId', path: (r) => `/api/cart/${chance(r, 0.5) ? '2' : junkId(r)}`, template: () => ({ quantity: 1 }), guard: (b, r) => void (b.quantity = pick(r, BAD_QUANTITIES)) },
+  {
+    method: 'post',
+    name: 'POST /api/cart',
+    path: () => '/api/cart',
+    template: () => ({ bookId: 1, quantity: 1 }),
+    guard: (b, r) => void (b.quantity = pick(r, BAD_QUANTITIES)),
+  },
+  {
+    method: 'put',
+    name: 'PUT /api/cart/:bookId',
+    path: (r) => `/api/cart/${chance(r, 0.5) ? '2' : junkId(r)}`,
+    template: () => ({ quantity: 1 }),
+    guard: (b, r) => void (b.quantity = pick(r, BAD_QUANTITIES)),
+  },
   { method: 'delete', name: 'DELETE /api/cart/:bookId', path: (r) => `/api/cart/${notABook(r)}` },
   { method: 'delete', name: 'DELETE /api/cart', path: () => '/api/cart', tokenOnly: true },
   { method: 'get', name: 'GET /api/auth/user', path: (r) => `/api/auth/user${junkQuery(r, ['id'])}` },
-  { method: 'post', name: 'POST /api/auth/login', path: () => '/api/auth/login', template: () => ({ email: 'nobody@example.com', password: 'story-time-42' }) },
-  { method: 'post', name: 'POST /api/auth/signup', path: () => '/api/auth/signup', template: () => ({ ...newParent() }), guard: (b, r) => void (b.email = pick(r, BAD_EMAILS)) },
-  { method: 'post', name: 'POST /api/auth/reset-password', path: () => '/api/auth/reset-password', template: () => ({ email: 'nobody@example.com' }) },
-  { method: 'put', name: 'PUT /api/auth/profile', path: () => '/api/auth/profile', template: () => ({ firstName: 'Amara', lastName: 'Osei' }), guard: (b, r) => void (b.firstName = pick(r, ['', null, 'x'.repeat(101), [], {}, 7])) },
-  { method: 'put', name: 'PUT /api/auth/password', path: () => '/api/auth/password', template: () => ({ currentPassword: 'story-time-42', newPassword: 'a-new-story-43' }), guard: (b, r) => void (b.newPassword = pick(r, ['', 'short', null, [], {}, 12345678, 'x'.repeat(201)])) },
+  {
+    method: 'post',
+    name: 'POST /api/auth/login',
+    path: () => '/api/auth/login',
+    template: () => ({ email: 'nobody@example.com', password: 'story-time-42' }),
+  },
+  {
+    method: 'post',
+    name: 'POST /api/auth/signup',
+    path: () => '/api/auth/signup',
+    template: () => ({ ...newParent() }),
+    guard: (b, r) => void (b.email = pick(r, BAD_EMAILS)),
+  },
+  {
+    method: 'post',
+    name: 'POST /api/auth/reset-password',
+    path: () => '/api/auth/reset-password',
+    template: () => ({ email: 'nobody@example.com' }),
+  },
+  {
+    method: 'put',
+    name: 'PUT /api/auth/profile',
+    path: () => '/api/auth/profile',
+    template: () => ({ firstName: 'Amara', lastName: 'Osei' }),
+    guard: (b, r) => void (b.firstName = pick(r, ['', null, 'x'.repeat(101), [], {}, 7])),
+  },
+  {
+    method: 'put',
+    name: 'PUT /api/auth/password',
+    path: () => '/api/auth/password',
+    template: () => ({ currentPassword: 'story-time-42', newPassword: 'a-new-story-43' }),
+    guard: (b, r) => void (b.newPassword = pick(r, ['', 'short', null, [], {}, 12345678, 'x'.repeat(201)])),
+  },
   { method: 'post', name: 'POST /api/auth/logout', path: () => '/api/auth/logout', tokenOnly: true },
   { method: 'post', name: 'POST /api/check-email', path: () => '/api/check-email', template: () => ({ email: 'nobody@example.com' }) },
   { method: 'post', name: 'POST /api/calculate-totals', path: () => '/api/calculate-totals', template: shipping },
   { method: 'post', name: 'POST /api/validate-address', path: () => '/api/validate-address', template: shipping },
-  { method: 'post', name: 'POST /api/create-user-and-customer', path: () => '/api/create-user-and-customer', template: () => ({ ...newParent(), shippingInfo: shipping() }), guard: (b, r) => (chance(r, 0.5) ? breakShipping(b, r) : void (b.email = pick(r, BAD_EMAILS))) },
-  { method: 'post', name: 'POST /api/create-payment-intent-with-customer', path: () => '/api/create-payment-intent-with-customer', template: () => ({ stripeCustomerId: 'cus_sbx_x', totalAmount: '27.48', shippingInfo: shipping() }), guard: (b, r) => breakShipping(b, r) },
-  { method: 'post', name: 'POST /api/create-payment-intent-authenticated', path: () => '/api/create-payment-intent-authenticated', template: () => ({ amount: 2748, shippingInfo: shipping() }), guard: (b, r) => breakShipping(b, r), customerShare: 0.8 },
+  {
+    method: 'post',
+    name: 'POST /api/create-user-and-customer',
+    path: () => '/api/create-user-and-customer',
+    template: () => ({ ...newParent(), shippingInfo: shipping() }),
+    guard: (b, r) => (chance(r, 0.5) ? breakShipping(b, r) : void (b.email = pick(r, BAD_EMAILS))),
+  },
+  {
+    method: 'post',
+    name: 'POST /api/create-payment-intent-with-customer',
+    path: () => '/api/create-payment-intent-with-customer',
+    template: () => ({ stripeCustomerId: 'cus_sbx_x', totalAmount: '27.48', shippingInfo: shipping() }),
+    guard: (b, r) => breakShipping(b, r),
+  },
+  {
+    method: 'post',
+    name: 'POST /api/create-payment-intent-authenticated',
+    path: () => '/api/create-payment-intent-authenticated',
+    template: () => ({ amount: 2748, shippingInfo: shipping() }),
+    guard: (b, r) => breakShipping(b, r),
+    customerShare: 0.8,
+  },
   {
     method: 'post',
     name: 'POST /api/complete-order',
@@ -218,12 +313,19 @@ const ROUTES: Route[] = [
     method: 'post',
     name: 'POST /api/sandbox/confirm',
     path: () => '/api/sandbox/confirm',
-    template: () => ({ paymentIntentId: mine.live.id, clientSecret: mine.live.secret, cardNumber: CARDS.success, expiry: '12/34', cvc: '123' }),
+    template: () => ({
+      paymentIntentId: mine.live.id,
+      clientSecret: mine.live.secret,
+      cardNumber: CARDS.success,
+      expiry: '12/34',
+      cvc: '123',
+    }),
     guard: (b, r) => {
       if ('paymentIntentId' in b) Object.assign(b, intentChoice(r));
       // The customer's open payment with its secret: the card field stays malformed, so the
       // request is refused before the card is tried (a declined card releases held copies).
-      if (b.paymentIntentId === mine.live.id && b.clientSecret === mine.live.secret) b.cardNumber = pick(r, [4242, null, [], {}, true, '4'.repeat(41)]);
+      if (b.paymentIntentId === mine.live.id && b.clientSecret === mine.live.secret)
+        b.cardNumber = pick(r, [4242, null, [], {}, true, '4'.repeat(41)]);
     },
     customerShare: 0.9,
   },
@@ -238,14 +340,42 @@ const ROUTES: Route[] = [
     },
     customerShare: 0.9,
   },
-  { method: 'post', name: 'POST /api/webhooks/stripe', path: () => '/api/webhooks/stripe', template: () => ({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { id: mine.live.id } } }) },
-  { method: 'post', name: 'POST /api/contact', path: () => '/api/contact', template: () => ({ firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'Hello', description: 'A question' }), guard: (b, r) => void (b.email = pick(r, BAD_EMAILS)) },
+  {
+    method: 'post',
+    name: 'POST /api/webhooks/stripe',
+    path: () => '/api/webhooks/stripe',
+    template: () => ({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { id: mine.live.id } } }),
+  },
+  {
+    method: 'post',
+    name: 'POST /api/contact',
+    path: () => '/api/contact',
+    template: () => ({
+      firstName: 'Amara',
+      lastName: 'Osei',
+      email: 'amara@example.com',
+      currentMember: 'no',
+      subject: 'Hello',
+      description: 'A question',
+    }),
+    guard: (b, r) => void (b.email = pick(r, BAD_EMAILS)),
+  },
   { method: 'get', name: 'GET /api/orders', path: (r) => `/api/orders${junkQuery(r, ['page', 'userId'])}`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/orders/:id', path: (r) => `/api/orders/${orderIdChoice(r)}`, customerShare: 0.8 },
   { method: 'get', name: 'GET /api/orders/:id/breakdown', path: (r) => `/api/orders/${orderIdChoice(r)}/breakdown`, customerShare: 0.8 },
-  { method: 'get', name: 'GET /api/orders/:id/stripe-status', path: (r) => `/api/orders/${orderIdChoice(r)}/stripe-status`, customerShare: 0.8 },
+  {
+    method: 'get',
+    name: 'GET /api/orders/:id/stripe-status',
+    path: (r) => `/api/orders/${orderIdChoice(r)}/stripe-status`,
+    customerShare: 0.8,
+  },
   { method: 'get', name: 'GET /api/system-status', path: (r) => `/api/system-status${junkQuery(r, ['x'])}` },
-  { method: 'get', name: 'GET /api/orders/by-payment-intent/:id', path: (r) => `/api/orders/by-payment-intent/${paymentIntentChoice(r)}`, customerShare: 0.8 },
+  {
+    method: 'get',
+    name: 'GET /api/orders/by-payment-intent/:id',
+    path: (r) => `/api/orders/by-payment-intent/${paymentIntentChoice(r)}`,
+    customerShare: 0.8,
+  },
 ];
 
 function paymentIntentChoice(rng: Rng): string {
@@ -275,7 +405,10 @@ function makeShot(route: Route, rng: Rng): Shot {
     // Missing, stale or junk CSRF tokens: refused before any route sees the body.
     if (route.tokenOnly || chance(rng, 0.08)) shot.token = pick(rng, ['none', '', 'x', inHeader(junkString(rng))]);
   }
-  if (route.name === 'POST /api/webhooks/stripe') shot.headers = { 'stripe-signature': pick(rng, ['', 't=1,v1=abc', `t=${Date.now()},v1=${'0'.repeat(64)}`, 'v1=', inHeader(junkString(rng))]) };
+  if (route.name === 'POST /api/webhooks/stripe')
+    shot.headers = {
+      'stripe-signature': pick(rng, ['', 't=1,v1=abc', `t=${Date.now()},v1=${'0'.repeat(64)}`, 'v1=', inHeader(junkString(rng))]),
+    };
   const r = rng();
   if (route.method === 'get') return shot;
   if (route.method === 'delete') {
@@ -356,24 +489,33 @@ async function runAll<T, R>(items: T[], worker: (item: T) => Promise<R>): Promis
 const statusesByRoute = new Map<string, Map<number, number>>();
 
 describe(`fuzzing every JSON route (seed ${SEED})`, () => {
-  it.each(ROUTES.map((route, i) => [route.name, route, i] as const))('%s: 1,000 malformed requests, no 5xx, every 4xx with a message', async (_name, route, i) => {
-    const rng = seededRng(SEED + i * 7919);
-    const shots = Array.from({ length: PER_ROUTE }, () => makeShot(route, rng));
-    const answers = await runAll(shots, async (shot) => ({ shot, res: await fire(shot) }));
+  it.each(ROUTES.map((route, i) => [route.name, route, i] as const))(
+    '%s: 1,000 malformed requests, no 5xx, every 4xx with a message',
+    async (_name, route, i) => {
+      const rng = seededRng(SEED + i * 7919);
+      const shots = Array.from({ length: PER_ROUTE }, () => makeShot(route, rng));
+      const answers = await runAll(shots, async (shot) => ({ shot, res: await fire(shot) }));
 
-    const statuses = new Map<number, number>();
-    const wrong: string[] = [];
-    for (const { shot, res } of answers) {
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      const readable = res.status < 400 || (typeof res.body?.message === 'string' && res.body.message.length > 0 && !/at .+\.ts:\d+/.test(res.body.message));
-      if (res.status >= 500 || !readable) wrong.push(`${shot.who} ${shot.method.toUpperCase()} ${shot.path} ${shot.text?.slice(0, 200)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    }
-    statusesByRoute.set(route.name, statuses);
-    expect(answers).toHaveLength(PER_ROUTE);
-    expect(wrong.slice(0, 5), `${wrong.length} bad answers`).toEqual([]);
-    expect(await snapshot(), 'nothing a malformed request must not change').toEqual(before);
-    // A thousand requests per route: on a loaded machine that outlasts the default timeout.
-  }, 120_000);
+      const statuses = new Map<number, number>();
+      const wrong: string[] = [];
+      for (const { shot, res } of answers) {
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const readable =
+          res.status < 400 ||
+          (typeof res.body?.message === 'string' && res.body.message.length > 0 && !/at .+\.ts:\d+/.test(res.body.message));
+        if (res.status >= 500 || !readable)
+          wrong.push(
+            `${shot.who} ${shot.method.toUpperCase()} ${shot.path} ${shot.text?.slice(0, 200)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+          );
+      }
+      statusesByRoute.set(route.name, statuses);
+      expect(answers).toHaveLength(PER_ROUTE);
+      expect(wrong.slice(0, 5), `${wrong.length} bad answers`).toEqual([]);
+      expect(await snapshot(), 'nothing a malformed request must not change').toEqual(before);
+      // A thousand requests per route: on a loaded machine that outlasts the default timeout.
+    },
+    120_000,
+  );
 
   it('reached the sandbox routes past their ownership check', () => {
     for (const name of ['POST /api/sandbox/confirm', 'POST /api/sandbox/authenticate']) {

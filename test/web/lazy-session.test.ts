@@ -46,7 +46,15 @@ describe('reading pages without the session cookie', () => {
     await agent
       .post('/contact')
       .type('form')
-      .send({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', currentMember: 'no', subject: 'Hello', description: 'A question.', _csrf: formToken(page.text) })
+      .send({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        currentMember: 'no',
+        subject: 'Hello',
+        description: 'A question.',
+        _csrf: formToken(page.text),
+      })
       .expect(303);
   });
 

@@ -42,12 +42,17 @@ describe('the logger', () => {
 
   it('drops the statement and its values from a logged database error, keeping the database message', () => {
     const out = capture();
-    const err = Object.assign(new Error(`insert into \`users\` (\`email\`, \`password_hash\`) values ('a@example.com', '${HASH}') - Data too long for column 'email' at row 1`), {
-      code: 'ER_DATA_TOO_LONG',
-      sqlMessage: "Data too long for column 'email' at row 1",
-      sql: `insert into \`users\` values ('a@example.com', '${HASH}')`,
-      bindings: ['a@example.com', HASH],
-    });
+    const err = Object.assign(
+      new Error(
+        `insert into \`users\` (\`email\`, \`password_hash\`) values ('a@example.com', '${HASH}') - Data too long for column 'email' at row 1`,
+      ),
+      {
+        code: 'ER_DATA_TOO_LONG',
+        sqlMessage: "Data too long for column 'email' at row 1",
+        sql: `insert into \`users\` values ('a@example.com', '${HASH}')`,
+        bindings: ['a@example.com', HASH],
+      },
+    );
     out.log.error({ err }, 'request failed');
     const logged = JSON.parse(out.text()).err;
     expect(JSON.stringify(logged)).not.toContain('argon2');

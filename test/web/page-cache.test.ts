@@ -10,14 +10,26 @@ const SECURITY_HEADERS = [['X-Frame-Options', 'SAMEORIGIN']] as const;
 
 /** A catalogue whose version the test sets. */
 function fixedWatch(version = 1): CatalogueWatch & { version: number } {
-  return { version, current() { return Promise.resolve(this.version); }, onChange() {} };
+  return {
+    version,
+    current() {
+      return Promise.resolve(this.version);
+    },
+    onChange() {},
+  };
 }
 
 /** A tiny app behind the cache whose pages count how often they were rendered. */
 function appWith(watch: CatalogueWatch, limits?: { entries: number; bytes: number }) {
   const renders = new Map<string, number>();
   const app = express();
-  const cache = pageCache({ watch, sessionCookie: 'shop.sid', headers: SECURITY_HEADERS, renderHeader: () => '<header>', ...(limits ? { limits } : {}) });
+  const cache = pageCache({
+    watch,
+    sessionCookie: 'shop.sid',
+    headers: SECURITY_HEADERS,
+    renderHeader: () => '<header>',
+    ...(limits ? { limits } : {}),
+  });
   app.use(cache.keep);
   app.use((req, _res, next) => {
     renders.set(req.path, (renders.get(req.path) ?? 0) + 1);

@@ -29,7 +29,11 @@ describe('the request log', () => {
     const { app, lines } = logged('info');
     await supertest(app).get('/reset-password/secret-token-123?page=2').set('X-Request-Id', 'req-42').expect(404);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'request completed', req: { id: 'req-42', method: 'GET', url: '/reset-password/[Redacted]?page=2' }, res: { statusCode: 404 } });
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      req: { id: 'req-42', method: 'GET', url: '/reset-password/[Redacted]?page=2' },
+      res: { statusCode: 404 },
+    });
     expect(typeof lines[0]!.responseTime).toBe('number');
   });
 

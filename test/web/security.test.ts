@@ -32,7 +32,11 @@ describe('CSRF', () => {
   it('refuses a form POST with a wrong token', async () => {
     const agent = shop.browser();
     await agent.get('/contact').expect(200);
-    await agent.post('/contact').type('form').send({ ...message, _csrf: 'forged' }).expect(403);
+    await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...message, _csrf: 'forged' })
+      .expect(403);
   });
 
   it('refuses a token from another session', async () => {
@@ -46,7 +50,11 @@ describe('CSRF', () => {
     const token = await csrfTokenFor(agent);
     await agent.post('/api/contact').set('x-csrf-token', token).send(message).expect(201);
     const page = await agent.get('/contact').expect(200);
-    await agent.post('/contact').type('form').send({ ...message, _csrf: formToken(page.text) }).expect(303);
+    await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...message, _csrf: formToken(page.text) })
+      .expect(303);
   });
 
   it('accepts a same-origin form post whose Origin is "null", as Chromium sends it', async () => {

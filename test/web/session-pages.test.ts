@@ -15,7 +15,8 @@ afterAll(() => shop.close());
 
 const PAGES = ['/', '/books', '/books/1'];
 const badge = (html: string) => /data-cart-badge data-count="(\d+)"/.exec(html)?.[1];
-const cookieOf = (agent: supertest.Agent) => agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString();
+const cookieOf = (agent: supertest.Agent) =>
+  agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString();
 
 /** Warms the page for visitors without a session, then reads it as `browser`. */
 async function sessionPage(browser: ApiBrowser, path: string): Promise<supertest.Response> {
@@ -36,7 +37,8 @@ describe('catalogue pages for a visitor with a session', () => {
       const kept = await supertest(shop.app).get(path).set('Cookie', cookie).expect(200);
       expect(kept.text).toBe(fromApp.text);
       expect(badge(kept.text)).toBe('2');
-      for (const header of ['content-type', 'etag', 'vary', 'content-security-policy', 'x-frame-options']) expect(kept.headers[header], header).toBe(fromApp.headers[header]);
+      for (const header of ['content-type', 'etag', 'vary', 'content-security-policy', 'x-frame-options'])
+        expect(kept.headers[header], header).toBe(fromApp.headers[header]);
       expect(kept.headers['set-cookie']).toBeUndefined();
     }
   });
@@ -45,7 +47,10 @@ describe('catalogue pages for a visitor with a session', () => {
     const buyer = new ApiBrowser(shop.browser());
     await buyer.send('post', '/api/cart', { bookId: 1, quantity: 1 });
     const first = await sessionPage(buyer, '/books');
-    await buyer.get('/books').set('If-None-Match', first.headers.etag as string).expect(304);
+    await buyer
+      .get('/books')
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(304);
   });
 
   it('show the cart badge as the cart changes, at once', async () => {
@@ -58,13 +63,18 @@ describe('catalogue pages for a visitor with a session', () => {
     expect(badge((await sessionPage(buyer, '/')).text)).toBe('1');
   });
 
-  it('carry the session\'s own form token on a book page', async () => {
+  it("carry the session's own form token on a book page", async () => {
     const buyer = new ApiBrowser(shop.browser());
     await buyer.send('post', '/api/cart', { bookId: 1, quantity: 1 });
     const page = await sessionPage(buyer, '/books/1');
     expect(formToken(page.text)).toBe(await csrfTokenFor(buyer.agent));
     // The form works: a second copy added without JavaScript.
-    await buyer.agent.post('/cart').type('form').set('sec-fetch-site', 'same-origin').send({ _csrf: formToken(page.text), bookId: '1', quantity: '1' }).expect(303);
+    await buyer.agent
+      .post('/cart')
+      .type('form')
+      .set('sec-fetch-site', 'same-origin')
+      .send({ _csrf: formToken(page.text), bookId: '1', quantity: '1' })
+      .expect(303);
     expect(badge((await sessionPage(buyer, '/books/1')).text)).toBe('2');
   });
 
@@ -86,7 +96,9 @@ describe('catalogue pages for a visitor with a session', () => {
     const laptop = new ApiBrowser(shop.browser());
     await laptop.signIn(parent.email, parent.password);
     expect((await sessionPage(laptop, '/books')).text).toContain('Hello, Tobias!');
-    await phone.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'a-brand-new-story-77' }).then((res) => expect(res.status).toBe(200));
+    await phone
+      .send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'a-brand-new-story-77' })
+      .then((res) => expect(res.status).toBe(200));
     const ended = await sessionPage(laptop, '/books');
     expect(ended.text).not.toContain('Hello, Tobias!');
     expect((await sessionPage(phone, '/books')).text).toContain('Hello, Tobias!');
@@ -96,7 +108,12 @@ describe('catalogue pages for a visitor with a session', () => {
     const buyer = new ApiBrowser(shop.browser());
     const token = await csrfTokenFor(buyer.agent);
     await shop.browser().get('/books/1').expect(200);
-    await buyer.agent.post('/cart').type('form').set('sec-fetch-site', 'same-origin').send({ _csrf: token, bookId: '1', quantity: '1' }).expect(303);
+    await buyer.agent
+      .post('/cart')
+      .type('form')
+      .set('sec-fetch-site', 'same-origin')
+      .send({ _csrf: token, bookId: '1', quantity: '1' })
+      .expect(303);
     const withToast = await sessionPage(buyer, '/books/1');
     expect(withToast.text).toContain('data-toast>');
     expect((await sessionPage(buyer, '/books/1')).text).not.toContain('data-toast>');
@@ -107,7 +124,9 @@ describe('catalogue pages for a visitor with a session', () => {
     await buyer.send('post', '/api/cart', { bookId: 1, quantity: 1 });
     const sid = decodeURIComponent(/shop\.sid=s%3A([^.;]+)/.exec(cookieOf(buyer.agent))![1]!);
     const store = shop.sessions.store;
-    const stored = await new Promise<Record<string, unknown> & { cookie: { expires: string } }>((resolve, reject) => store.get(sid, (err: Error | null, data) => (err ? reject(err) : resolve(data as never))));
+    const stored = await new Promise<Record<string, unknown> & { cookie: { expires: string } }>((resolve, reject) =>
+      store.get(sid, (err: Error | null, data) => (err ? reject(err) : resolve(data as never))),
+    );
     stored.cookie.expires = new Date(Date.now() + 86_400_000).toISOString();
     await new Promise<void>((resolve, reject) => store.set(sid, stored as never, (err?: Error) => (err ? reject(err) : resolve())));
     const page = await sessionPage(buyer, '/books');

@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 it('closing the SQL session store during its sweep leaves no next sweep scheduled', async () => {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: data.dataDir, SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}) });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: data.dataDir,
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}),
+  });
   const sweeps: unknown[] = [];
   const cleared = new Set<unknown>();
   const realSetTimeout = globalThis.setTimeout;

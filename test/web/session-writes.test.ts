@@ -42,8 +42,13 @@ function cookieExpiry(setCookie: string[] | string | undefined): number | undefi
 }
 
 const storeGet = (sid: string) =>
-  new Promise<SessionData>((resolve, reject) => shop.sessions.store.get(sid, (err?: Error, data?: SessionData | null) => (err || !data ? reject(err ?? new Error('no session')) : resolve(data))));
-const storeSet = (sid: string, data: SessionData) => new Promise<void>((resolve, reject) => shop.sessions.store.set(sid, data, (err?: Error) => (err ? reject(err) : resolve())));
+  new Promise<SessionData>((resolve, reject) =>
+    shop.sessions.store.get(sid, (err?: Error, data?: SessionData | null) =>
+      err || !data ? reject(err ?? new Error('no session')) : resolve(data),
+    ),
+  );
+const storeSet = (sid: string, data: SessionData) =>
+  new Promise<void>((resolve, reject) => shop.sessions.store.set(sid, data, (err?: Error) => (err ? reject(err) : resolve())));
 
 /** A browser with a stored session, and the session's id. */
 async function visitorWithSession() {

@@ -9,7 +9,8 @@ const stores: Record<string, Limits> = {};
 beforeAll(async () => {
   shop = await buildTestShop({ seed: false });
   stores.database = createLimits({ db: shop.db });
-  if (shop.sessions.redis) stores.redis = createLimits({ db: shop.db, redis: shop.sessions.redis, prefix: `test:${process.pid}:${Date.now()}:` });
+  if (shop.sessions.redis)
+    stores.redis = createLimits({ db: shop.db, redis: shop.sessions.redis, prefix: `test:${process.pid}:${Date.now()}:` });
 });
 afterAll(() => shop.close());
 
@@ -22,7 +23,12 @@ describe.each(storeNames)('limits in the %s', (store) => {
     const limiter = limits('race', { points: 7, windowMs: 60_000 });
     const results = await Promise.all(Array.from({ length: 50 }, () => limiter.reserve('one-key')));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
-    expect(results.filter((r) => r.allowed).map((r) => r.used).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(
+      results
+        .filter((r) => r.allowed)
+        .map((r) => r.used)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('count each key apart, give an attempt back, and start again when cleared', async () => {

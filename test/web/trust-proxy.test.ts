@@ -73,7 +73,11 @@ describe('with no proxy (TRUST_PROXY=0, the default)', () => {
     await b.refreshToken();
     const statuses: number[] = [];
     for (let i = 0; i < CHECK_EMAIL_LIMIT + 1; i++) {
-      const res = await b.agent.post('/api/check-email').set('x-csrf-token', b.token).set('x-forwarded-for', forgedAddress()).send({ email: `a${i}@example.com` });
+      const res = await b.agent
+        .post('/api/check-email')
+        .set('x-csrf-token', b.token)
+        .set('x-forwarded-for', forgedAddress())
+        .send({ email: `a${i}@example.com` });
       statuses.push(res.status);
     }
     expect(statuses.at(-1)).toBe(429);
@@ -81,8 +85,14 @@ describe('with no proxy (TRUST_PROXY=0, the default)', () => {
 });
 
 describe('the session cookie in production', () => {
-  const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example', ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true', SEED_CATALOGUE: 'false' };
-  const sessionCookie = (res: { headers: Record<string, unknown> }) => ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('shop.sid='));
+  const production = {
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://shop.example',
+    ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+    SEED_CATALOGUE: 'false',
+  };
+  const sessionCookie = (res: { headers: Record<string, unknown> }) =>
+    ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('shop.sid='));
 
   it('is Secure when the trusted proxy says the request came over https', async () => {
     shop = await buildTestShop({ seed: false, env: { ...production, TRUST_PROXY: '1' } });
@@ -101,7 +111,17 @@ describe('the session cookie in production', () => {
     // Building the app (start-up) logs it as a warning.
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    createApp({ config: shop.config, db: shop.db, sessions: shop.sessions, log, assets: loadAssets(), mailer: shop.mailer, payments: createPaymentProvider({ config: shop.config, db: shop.db }) });
-    expect(lines.map((l) => JSON.parse(l) as { level: number; msg: string })).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringContaining('TRUST_PROXY is 0 in production') }));
+    createApp({
+      config: shop.config,
+      db: shop.db,
+      sessions: shop.sessions,
+      log,
+      assets: loadAssets(),
+      mailer: shop.mailer,
+      payments: createPaymentProvider({ config: shop.config, db: shop.db }),
+    });
+    expect(lines.map((l) => JSON.parse(l) as { level: number; msg: string })).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringContaining('TRUST_PROXY is 0 in production') }),
+    );
   });
 });

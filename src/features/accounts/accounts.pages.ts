@@ -35,18 +35,32 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = loginInput.safeParse(req.body);
     const body = bodyFields(req.body);
     const next = localPath(body.next);
-    if (!input.success) return renderLogin(res.status(400), 'signin', { email: body.email, next }, { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) });
+    if (!input.success)
+      return renderLogin(
+        res.status(400),
+        'signin',
+        { email: body.email, next },
+        { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) },
+      );
     const credentials = input.data;
     await withFormErrors(
       async () => {
-        const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({ ...credentials, client: clientAddress(req) });
+        const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({
+          ...credentials,
+          client: clientAddress(req),
+        });
         await startUserSession(req, { userId: user.id, sessionVersion }, carts);
         if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
         res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
       },
       (err) => {
         if (err instanceof AccountSecured) return res.redirect(303, FAILED_LOGIN_URL);
-        renderLogin(res.status(err.status), 'signin', { email: credentials.email, next }, { title: M.loginFailed.title, text: err.message });
+        renderLogin(
+          res.status(err.status),
+          'signin',
+          { email: credentials.email, next },
+          { title: M.loginFailed.title, text: err.message },
+        );
       },
     );
   });
@@ -55,7 +69,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const body = bodyFields(req.body);
     const values = { email: body.email, firstName: body.firstName, lastName: body.lastName };
     const input = signupInput.safeParse(req.body);
-    if (!input.success) return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
+    if (!input.success)
+      return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
     const account = input.data;
     await withFormErrors(
       async () => {
@@ -73,7 +88,11 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   router.post('/reset-password', async (req, res) => {
     const input = resetRequestInput.safeParse(req.body);
     if (!input.success) {
-      return res.status(400).render('accounts/reset-request', { title: 'Reset your password', values: {}, flash: { title: M.resetFailed.title, text: ruleMessage(input.error, M.resetMissing), variant: 'error' } });
+      return res.status(400).render('accounts/reset-request', {
+        title: 'Reset your password',
+        values: {},
+        flash: { title: M.resetFailed.title, text: ruleMessage(input.error, M.resetMissing), variant: 'error' },
+      });
     }
     const request = input.data;
     await withFormErrors(
@@ -82,19 +101,37 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         req.session.flash = { ...M.resetSent, variant: 'success' };
         res.redirect(303, '/login');
       },
-      (err) => res.status(err.status).render('accounts/reset-request', { title: 'Reset your password', values: request, flash: { title: M.resetFailed.title, text: err.message, variant: 'error' } }),
+      (err) =>
+        res.status(err.status).render('accounts/reset-request', {
+          title: 'Reset your password',
+          values: request,
+          flash: { title: M.resetFailed.title, text: err.message, variant: 'error' },
+        }),
     );
   });
 
   router.get('/reset-password/:token', async (req, res) => {
     const valid = await accounts.isResetLinkValid(req.params.token);
-    res.status(valid ? 200 : 400).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, linkInvalid: !valid, minLength: MIN_PASSWORD_LENGTH });
+    res.status(valid ? 200 : 400).render('accounts/new-password', {
+      title: 'Choose a new password',
+      action: req.originalUrl,
+      linkInvalid: !valid,
+      minLength: MIN_PASSWORD_LENGTH,
+    });
   });
 
   router.post('/reset-password/:token', async (req, res) => {
-    const input = passwordChangeInput.safeParse({ newPassword: bodyFields(req.body).newPassword, confirmPassword: bodyFields(req.body).confirmPassword ?? '' });
+    const input = passwordChangeInput.safeParse({
+      newPassword: bodyFields(req.body).newPassword,
+      confirmPassword: bodyFields(req.body).confirmPassword ?? '',
+    });
     const render = (status: number, text: string) =>
-      res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: req.originalUrl, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
+      res.status(status).render('accounts/new-password', {
+        title: 'Choose a new password',
+        action: req.originalUrl,
+        minLength: MIN_PASSWORD_LENGTH,
+        flash: { title: M.passwordChangeFailed.title, text, variant: 'error' },
+      });
     if (!input.success) return render(400, firstMessage(input.error));
     const { newPassword } = input.data;
     await withFormErrors(
@@ -110,14 +147,28 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.get('/change-password', (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
-    res.render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH });
+    res.render('accounts/new-password', {
+      title: 'Choose a new password',
+      action: '/change-password',
+      forced: true,
+      minLength: MIN_PASSWORD_LENGTH,
+    });
   });
 
   router.post('/change-password', async (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
-    const input = passwordChangeInput.safeParse({ newPassword: bodyFields(req.body).newPassword, confirmPassword: bodyFields(req.body).confirmPassword ?? '' });
+    const input = passwordChangeInput.safeParse({
+      newPassword: bodyFields(req.body).newPassword,
+      confirmPassword: bodyFields(req.body).confirmPassword ?? '',
+    });
     const render = (status: number, text: string) =>
-      res.status(status).render('accounts/new-password', { title: 'Choose a new password', action: '/change-password', forced: true, minLength: MIN_PASSWORD_LENGTH, flash: { title: M.passwordChangeFailed.title, text, variant: 'error' } });
+      res.status(status).render('accounts/new-password', {
+        title: 'Choose a new password',
+        action: '/change-password',
+        forced: true,
+        minLength: MIN_PASSWORD_LENGTH,
+        flash: { title: M.passwordChangeFailed.title, text, variant: 'error' },
+      });
     if (!input.success) return render(400, firstMessage(input.error));
     const userId = req.session.userId;
     const change = input.data;
@@ -142,7 +193,12 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   return router;
 }
 
-function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<string, unknown> = {}, error?: { title: string; text: string }): void {
+function renderLogin(
+  res: Response,
+  tab: 'signin' | 'signup',
+  values: Record<string, unknown> = {},
+  error?: { title: string; text: string },
+): void {
   res.render('accounts/login', {
     title: tab === 'signup' ? 'Create Account' : 'Sign In',
     tab,
@@ -163,4 +219,3 @@ function ruleMessage(error: z.ZodError, fallback: string): string {
   const issue = error.issues[0];
   return issue && (issue.code === 'custom' || issue.code === 'too_big') ? issue.message : fallback;
 }
-

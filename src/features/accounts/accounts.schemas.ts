@@ -6,7 +6,10 @@ import { ACCOUNT_MESSAGES as M, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from './
 // rules below can answer with the spec's own words, checked in the spec's order.
 const text = (max: number, tooLong = `Please keep this under ${max} characters.`) =>
   z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, tooLong));
-const secret = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().max(200, 'Password must be at most 200 characters long'));
+const secret = z.preprocess(
+  (v) => (v === undefined || v === null ? '' : v),
+  z.string().max(200, 'Password must be at most 200 characters long'),
+);
 // Checked again after lowercasing: some letters grow ('İ' becomes two characters), and the
 // column, the throttles and the mail headers all expect at most 254.
 const email = text(MAX_EMAIL_LENGTH, M.emailTooLong)
@@ -18,7 +21,9 @@ function first(ctx: z.RefinementCtx, rules: Array<[boolean, string]>): void {
   if (broken) ctx.addIssue({ code: 'custom', message: broken[1] });
 }
 
-export const loginInput = z.object({ email, password: secret }).superRefine((v, ctx) => first(ctx, [[!v.email || !v.password, M.missingLogin.text]]));
+export const loginInput = z
+  .object({ email, password: secret })
+  .superRefine((v, ctx) => first(ctx, [[!v.email || !v.password, M.missingLogin.text]]));
 
 export const signupInput = z
   .object({ email, password: secret, confirmPassword: secret.optional(), firstName: text(100), lastName: text(100) })
@@ -35,7 +40,9 @@ export const resetRequestInput = z.object({ email }).superRefine((v, ctx) => fir
 
 export const checkEmailInput = z.object({ email }).superRefine((v, ctx) => first(ctx, [[!EMAIL_PATTERN.test(v.email), M.badEmail]]));
 
-export const profileInput = z.object({ firstName: text(100), lastName: text(100) }).superRefine((v, ctx) => first(ctx, [[!v.firstName, M.firstNameRequired]]));
+export const profileInput = z
+  .object({ firstName: text(100), lastName: text(100) })
+  .superRefine((v, ctx) => first(ctx, [[!v.firstName, M.firstNameRequired]]));
 
 /** Change password; currentPassword may be absent only when a temporary password was just used. */
 export const passwordChangeInput = z

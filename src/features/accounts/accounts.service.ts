@@ -51,7 +51,19 @@ export function toUserDto(user: User): UserDto {
   };
 }
 
-export function createAccountsService({ db, mailer, limits, later, publicUrl }: { db: Db; mailer: Mailer; limits: Limits; later: Deferred; publicUrl: string }) {
+export function createAccountsService({
+  db,
+  mailer,
+  limits,
+  later,
+  publicUrl,
+}: {
+  db: Db;
+  mailer: Mailer;
+  limits: Limits;
+  later: Deferred;
+  publicUrl: string;
+}) {
   const limiters = accountLimiters(limits);
   const lockout = createLockout({ db, mailer, limiters, publicUrl });
   const resetLinks = createResetLinks({ db, mailer, limiters, later, publicUrl });
@@ -63,7 +75,15 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
   return {
     async findSessionUser(userId: number): Promise<SessionUser | undefined> {
       const user = await User.query(db).findById(userId).select('id', 'firstName', 'role', 'mustChangePassword', 'sessionVersion');
-      return user && { id: user.id, firstName: user.firstName, role: user.role, mustChangePassword: Boolean(user.mustChangePassword), sessionVersion: Number(user.sessionVersion) };
+      return (
+        user && {
+          id: user.id,
+          firstName: user.firstName,
+          role: user.role,
+          mustChangePassword: Boolean(user.mustChangePassword),
+          sessionVersion: Number(user.sessionVersion),
+        }
+      );
     },
 
     /** An operator's email and second-factor enrolment, for the two-factor step. */
@@ -89,7 +109,12 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
       const passwordHash = await hashPassword(input.password);
       const user = await db
         .transaction(async (trx) => {
-          const created = await User.query(trx).insertAndFetch({ email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName });
+          const created = await User.query(trx).insertAndFetch({
+            email: input.email,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+          });
           await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName) } });
           return created;
         })
@@ -118,7 +143,12 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
     /** A reset link sets a new password once; it signs the parent in, and only there. */
     async resetWithLink(secret: string, newPassword: string): Promise<SignIn> {
       const user = await resetLinks.resetWithLink(secret, newPassword);
-      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion), operator: user.role === 'operator' };
+      return {
+        user: toUserDto(user),
+        mustChangePassword: false,
+        sessionVersion: Number(user.sessionVersion),
+        operator: user.role === 'operator',
+      };
     },
 
     async updateProfile(userId: number, input: { firstName: string; lastName: string }): Promise<UserDto> {
@@ -137,8 +167,14 @@ export function createAccountsService({ db, mailer, limits, later, publicUrl }: 
       }
       const passwordHash = await hashPassword(input.newPassword);
       const sessionVersion = await db.transaction(async (trx) => {
-        await User.query(trx).findById(userId).patch({ passwordHash, mustChangePassword: false, sessionVersion: raw('session_version + 1') });
-        await mailer.enqueue(trx, { to: user.email, template: 'password-changed', data: { firstName: user.firstName, contactUrl: `${publicUrl}/contact` } });
+        await User.query(trx)
+          .findById(userId)
+          .patch({ passwordHash, mustChangePassword: false, sessionVersion: raw('session_version + 1') });
+        await mailer.enqueue(trx, {
+          to: user.email,
+          template: 'password-changed',
+          data: { firstName: user.firstName, contactUrl: `${publicUrl}/contact` },
+        });
         const updated = await User.query(trx).findById(userId).select('sessionVersion').throwIfNotFound();
         return Number(updated.sessionVersion);
       });

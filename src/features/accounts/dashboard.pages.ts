@@ -25,7 +25,11 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
   router.post('/dashboard/profile', async (req, res) => {
     const input = profileInput.safeParse(req.body);
     if (!input.success) {
-      return renderDashboard(res.status(400), 'profile', { editing: true, values: req.body, flash: { ...M.updateFailed, text: input.error.issues[0]!.message } });
+      return renderDashboard(res.status(400), 'profile', {
+        editing: true,
+        values: req.body,
+        flash: { ...M.updateFailed, text: input.error.issues[0]!.message },
+      });
     }
     await accounts.updateProfile(req.session.userId!, input.data);
     req.session.flash = { ...M.profileUpdated, variant: 'success' };
@@ -34,7 +38,8 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
 
   router.post('/dashboard/password', async (req, res) => {
     const input = passwordChangeInput.safeParse({ ...bodyFields(req.body), currentPassword: bodyFields(req.body).currentPassword ?? '' });
-    const failed = (status: number, text: string) => renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
+    const failed = (status: number, text: string) =>
+      renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
     if (!input.success) return failed(400, input.error.issues[0]!.message);
     const change = input.data;
     await withFormErrors(
@@ -61,7 +66,7 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
       minLength: MIN_PASSWORD_LENGTH,
       values: {},
       ...extra,
-      ...(extra.flash ? { flash: { ...(extra.flash), variant: 'error' } } : {}),
+      ...(extra.flash ? { flash: { ...extra.flash, variant: 'error' } } : {}),
     });
   }
 

@@ -22,7 +22,17 @@ export interface VerifiedUser {
  * client's and the account's allowance before the password hash runs, so no burst of parallel
  * guesses gets more than the allowance checked.
  */
-export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mailer: Mailer; limiters: AccountLimiters; publicUrl: string }) {
+export function createLockout({
+  db,
+  mailer,
+  limiters,
+  publicUrl,
+}: {
+  db: Db;
+  mailer: Mailer;
+  limiters: AccountLimiters;
+  publicUrl: string;
+}) {
   const loginFailed = () => new Unauthorized(M.loginFailed.text);
   const accountSecured = () => new AccountSecured();
 
@@ -35,14 +45,26 @@ export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mai
     const claimed = await db.transaction(async (trx) => {
       const won = await User.query(trx)
         .findById(user.id)
-        .patch({ passwordHash: NO_PASSWORD, mustChangePassword: false, temporaryPasswordSentAt: now, sessionVersion: raw('session_version + 1') })
-        .where((q) => q.whereNull('temporaryPasswordSentAt').orWhere('temporaryPasswordSentAt', '<=', new Date(now.getTime() - LOCKOUT.mailIntervalMs)));
+        .patch({
+          passwordHash: NO_PASSWORD,
+          mustChangePassword: false,
+          temporaryPasswordSentAt: now,
+          sessionVersion: raw('session_version + 1'),
+        })
+        .where((q) =>
+          q.whereNull('temporaryPasswordSentAt').orWhere('temporaryPasswordSentAt', '<=', new Date(now.getTime() - LOCKOUT.mailIntervalMs)),
+        );
       if (!won) return false;
       const { password } = await issueTemporaryPassword(trx, user.id, now);
       await mailer.enqueue(trx, {
         to: user.email,
         template: 'temporary-password',
-        data: { firstName: user.firstName, temporaryPassword: password, loginUrl: `${publicUrl}/login`, expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000 },
+        data: {
+          firstName: user.firstName,
+          temporaryPassword: password,
+          loginUrl: `${publicUrl}/login`,
+          expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000,
+        },
       });
       return true;
     });
@@ -65,7 +87,17 @@ export function createLockout({ db, mailer, limiters, publicUrl }: { db: Db; mai
   }
 
   return {
-    async signIn({ email, password, client, findByEmail }: { email: string; password: string; client: string; findByEmail: (email: string) => Promise<User | undefined> }): Promise<VerifiedUser> {
+    async signIn({
+      email,
+      password,
+      client,
+      findByEmail,
+    }: {
+      email: string;
+      password: string;
+      client: string;
+      findByEmail: (email: string) => Promise<User | undefined>;
+    }): Promise<VerifiedUser> {
       const accountKey = email.toLowerCase();
       if (!(await limiters.loginByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManyAttempts);
       const account = await limiters.loginByAccount.reserve(accountKey);

@@ -31,11 +31,20 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
         .patch({ resetLinkSentAt: now })
         .where((q) => q.whereNull('resetLinkSentAt').orWhere('resetLinkSentAt', '<=', new Date(now.getTime() - LOCKOUT.mailIntervalMs)));
       if (!claimed) return false; // one was sent less than 30 minutes ago
-      await AccountToken.query(trx).insert({ userId: user.id, purpose: 'reset-link', tokenHash: secretHash(secret), expiresAt: new Date(now.getTime() + LOCKOUT.resetLinkLifetimeMs) });
+      await AccountToken.query(trx).insert({
+        userId: user.id,
+        purpose: 'reset-link',
+        tokenHash: secretHash(secret),
+        expiresAt: new Date(now.getTime() + LOCKOUT.resetLinkLifetimeMs),
+      });
       await mailer.enqueue(trx, {
         to: user.email,
         template: 'reset-link',
-        data: { firstName: user.firstName, resetUrl: `${publicUrl}/reset-password/${secret}`, expiresInMinutes: LOCKOUT.resetLinkLifetimeMs / 60_000 },
+        data: {
+          firstName: user.firstName,
+          resetUrl: `${publicUrl}/reset-password/${secret}`,
+          expiresInMinutes: LOCKOUT.resetLinkLifetimeMs / 60_000,
+        },
       });
       return true;
     });
@@ -66,9 +75,15 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
         const marked = await AccountToken.query(trx).patch({ usedAt: new Date() }).where({ id: token.id }).whereNull('usedAt');
         if (marked !== 1) throw new BadRequest(M.resetLinkInvalid);
         await AccountToken.query(trx).delete().where({ userId: token.userId, purpose: 'temporary-password' });
-        await User.query(trx).findById(token.userId).patch({ passwordHash, mustChangePassword: false, sessionVersion: raw('session_version + 1') });
+        await User.query(trx)
+          .findById(token.userId)
+          .patch({ passwordHash, mustChangePassword: false, sessionVersion: raw('session_version + 1') });
         const updated = await User.query(trx).findById(token.userId).throwIfNotFound();
-        await mailer.enqueue(trx, { to: updated.email, template: 'password-changed', data: { firstName: updated.firstName, contactUrl: `${publicUrl}/contact` } });
+        await mailer.enqueue(trx, {
+          to: updated.email,
+          template: 'password-changed',
+          data: { firstName: updated.firstName, contactUrl: `${publicUrl}/contact` },
+        });
         return updated;
       });
       mailer.kick();

@@ -4,7 +4,11 @@ import { destroySession, regenerateSession } from '../../web/auth.ts';
 import type { CartService } from '../cart/cart.service.ts';
 
 /** Starts a signed-in session: a new session id, and the visitor's cart joins the account's. */
-export async function startUserSession(req: Request, { userId, sessionVersion }: { userId: number; sessionVersion: number }, carts: CartService): Promise<void> {
+export async function startUserSession(
+  req: Request,
+  { userId, sessionVersion }: { userId: number; sessionVersion: number },
+  carts: CartService,
+): Promise<void> {
   const visitorCartId = req.session.cartId;
   await regenerateSession(req);
   req.session.userId = userId;

@@ -8,7 +8,11 @@ import { secretHash, temporaryPassword } from './passwords.ts';
  * transaction. It works once, within LOCKOUT.temporaryPasswordLifetimeMs, and signing in
  * with it asks for a new password first (lockout.ts). Only its hash is kept.
  */
-export async function issueTemporaryPassword(trx: Knex.Transaction, userId: number, now = new Date()): Promise<{ password: string; expiresAt: Date }> {
+export async function issueTemporaryPassword(
+  trx: Knex.Transaction,
+  userId: number,
+  now = new Date(),
+): Promise<{ password: string; expiresAt: Date }> {
   const password = temporaryPassword();
   const expiresAt = new Date(now.getTime() + LOCKOUT.temporaryPasswordLifetimeMs);
   await AccountToken.query(trx).delete().where({ userId, purpose: 'temporary-password' });

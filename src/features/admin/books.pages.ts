@@ -99,7 +99,10 @@ export function booksPages(books: BookAdmin, db: Db): Router {
     res.redirect(303, back);
   });
 
-  for (const [action, hidden] of [['hide', true], ['unhide', false]] as const) {
+  for (const [action, hidden] of [
+    ['hide', true],
+    ['unhide', false],
+  ] as const) {
     router.post(`/admin/books/:id/${action}`, async (req, res) => {
       const id = idOf(req);
       await books.setHidden(id, hidden, operatorId(req));

@@ -13,7 +13,14 @@ export const MAX_AGE = 18;
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const required = (what: string, max: number) =>
-  z.preprocess((v) => v ?? '', z.string({ error: `Please enter the ${what}.` }).trim().min(1, `Please enter the ${what}.`).max(max, `The ${what} is too long (at most ${max} characters).`));
+  z.preprocess(
+    (v) => v ?? '',
+    z
+      .string({ error: `Please enter the ${what}.` })
+      .trim()
+      .min(1, `Please enter the ${what}.`)
+      .max(max, `The ${what} is too long (at most ${max} characters).`),
+  );
 
 /** Copies: a whole number from 0. */
 export const copies = z.preprocess(
@@ -23,7 +30,12 @@ export const copies = z.preprocess(
     .min(1, 'Please enter the number of copies.')
     .regex(/^-?\d+$/, 'Stock must be a whole number of copies, like 12.')
     .transform(Number)
-    .pipe(z.number().min(0, 'Stock cannot be negative.').max(MAX_STOCK, `Stock can be at most ${MAX_STOCK.toLocaleString('en-US')} copies.`)),
+    .pipe(
+      z
+        .number()
+        .min(0, 'Stock cannot be negative.')
+        .max(MAX_STOCK, `Stock can be at most ${MAX_STOCK.toLocaleString('en-US')} copies.`),
+    ),
 );
 
 /** "12.99" or "$12.99" into cents. */
@@ -45,7 +57,10 @@ const buyLink = (what: string) =>
       .string()
       .trim()
       .max(500, `The ${what} link is too long.`)
-      .refine((v) => v === COMING_SOON || /^https:\/\/[^\s"<>]+$/.test(v), `The ${what} link must start with https://, or be ${COMING_SOON}.`)
+      .refine(
+        (v) => v === COMING_SOON || /^https:\/\/[^\s"<>]+$/.test(v),
+        `The ${what} link must start with https://, or be ${COMING_SOON}.`,
+      )
       .optional(),
   );
 
@@ -88,7 +103,10 @@ const publishedOn = z.preprocess(
     .string()
     .min(1, 'Please enter the publication date.')
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the publication date as YYYY-MM-DD.')
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'That is not a real date.'),
+    .refine(
+      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      'That is not a real date.',
+    ),
 );
 
 const pages = z.preprocess(

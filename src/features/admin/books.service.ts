@@ -103,28 +103,55 @@ export function createBookAdmin(db: Db) {
         .orderBy(lowStock !== undefined ? [{ column: 'inStock' }, { column: 'id' }] : [{ column: 'id' }])
         .limit(PAGE_SIZE)
         .offset(offset);
-      const held = await heldCopies(db, books.map((b) => b.id));
+      const held = await heldCopies(
+        db,
+        books.map((b) => b.id),
+      );
       const rows = books.map((book) => {
         const onHold = held.get(book.id) ?? 0;
-        return { id: book.id, title: book.title, author: book.author, price: toDecimal(book.price), cover: coverImage(book), shelf: book.inStock + onHold, held: onHold, status: statusOf(book) };
+        return {
+          id: book.id,
+          title: book.title,
+          author: book.author,
+          price: toDecimal(book.price),
+          cover: coverImage(book),
+          shelf: book.inStock + onHold,
+          held: onHold,
+          status: statusOf(book),
+        };
       });
       return { rows, page, pageCount, total };
     },
 
     /** The edit form's values, its stock being the shelf count. */
-    async find(id: number): Promise<{ id: number; title: string; imageUrl: string | null; values: BookInput; held: number; status: BookStatus }> {
+    async find(
+      id: number,
+    ): Promise<{ id: number; title: string; imageUrl: string | null; values: BookInput; held: number; status: BookStatus }> {
       const book = await Book.query(db).findById(id);
       if (!book) throw new NotFound('Page Not Found');
       const held = (await heldCopies(db, [id])).get(id) ?? 0;
       const values = formValues(book);
-      return { id, title: book.title, imageUrl: book.imageUrl, values: { ...values, stock: book.inStock + held }, held, status: statusOf(book) };
+      return {
+        id,
+        title: book.title,
+        imageUrl: book.imageUrl,
+        values: { ...values, stock: book.inStock + held },
+        held,
+        status: statusOf(book),
+      };
     },
 
     async create(input: BookInput, actorId: number): Promise<number> {
       return saving(() =>
         db.transaction(async (trx) => {
           const book = await Book.query(trx).insertAndFetch({ ...columns(input), inStock: input.stock, hidden: false });
-          await writeAudit(trx, { actorId, action: 'book.created', bookId: book.id, before: null, after: { ...snapshot(book), inStock: input.stock } });
+          await writeAudit(trx, {
+            actorId,
+            action: 'book.created',
+            bookId: book.id,
+            before: null,
+            after: { ...snapshot(book), inStock: input.stock },
+          });
           await bumpCatalogueVersion(trx);
           return book.id;
         }),
@@ -156,7 +183,13 @@ export function createBookAdmin(db: Db) {
         if (!book) throw new NotFound('Page Not Found');
         if (Boolean(book.hidden) === hidden) return;
         await Book.query(trx).findById(id).patch({ hidden });
-        await writeAudit(trx, { actorId, action: hidden ? 'book.hidden' : 'book.unhidden', bookId: id, before: { hidden: !hidden }, after: { hidden } });
+        await writeAudit(trx, {
+          actorId,
+          action: hidden ? 'book.hidden' : 'book.unhidden',
+          bookId: id,
+          before: { hidden: !hidden },
+          after: { hidden },
+        });
         await bumpCatalogueVersion(trx);
       });
     },

@@ -50,7 +50,9 @@ export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCove
   await mkdir(dir, { recursive: true });
   let largest = { width: 0, height: 0 };
   for (const width of widths) {
-    const { data, info } = await (await decode(bytes))
+    const { data, info } = await (
+      await decode(bytes)
+    )
       .resize({ width, withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer({ resolveWithObject: true })
@@ -68,7 +70,9 @@ const loadSharp = async () => (await import('sharp')).default;
 
 async function inspect(bytes: Buffer): Promise<{ width: number; height: number }> {
   const sharp = await loadSharp();
-  const meta = await sharp(bytes).metadata().catch(() => undefined);
+  const meta = await sharp(bytes)
+    .metadata()
+    .catch(() => undefined);
   if (meta?.format === 'svg') throw new HttpError(422, COVER_MESSAGES.svg);
   if (!meta?.format || !ACCEPTED.has(meta.format) || !meta.width || !meta.height) throw new HttpError(422, COVER_MESSAGES.wrongType);
   if (meta.width * meta.height > MAX_PIXELS) throw new HttpError(422, COVER_MESSAGES.tooManyPixels);

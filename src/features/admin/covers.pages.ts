@@ -27,7 +27,11 @@ export function coverPages(covers: Covers): Router {
     const page = await covers.find(idOf(req));
     await withFormErrors(
       async () => {
-        const form = await readMultipart(req, { fileField: 'cover', maxFileBytes: MAX_COVER_BYTES, tooLargeMessage: COVER_MESSAGES.tooLarge });
+        const form = await readMultipart(req, {
+          fileField: 'cover',
+          maxFileBytes: MAX_COVER_BYTES,
+          tooLargeMessage: COVER_MESSAGES.tooLarge,
+        });
         req.body = form.fields;
         assertCsrfToken(req);
         if (!form.file) throw new HttpError(422, COVER_MESSAGES.missing);

@@ -15,7 +15,23 @@ export interface DayRange {
   to: string;
 }
 
-export const ORDER_COLUMNS = ['order', 'date', 'status', 'customer_email', 'ship_to_state', 'title', 'quantity', 'unit_price', 'line_total', 'order_subtotal', 'order_shipping', 'order_handling', 'order_tax', 'order_total', 'order_refunded'] as const;
+export const ORDER_COLUMNS = [
+  'order',
+  'date',
+  'status',
+  'customer_email',
+  'ship_to_state',
+  'title',
+  'quantity',
+  'unit_price',
+  'line_total',
+  'order_subtotal',
+  'order_shipping',
+  'order_handling',
+  'order_tax',
+  'order_total',
+  'order_refunded',
+] as const;
 export type OrderLineRow = Record<(typeof ORDER_COLUMNS)[number], string | number>;
 
 export const TAX_COLUMNS = ['state', 'month', 'taxable_sales', 'tax_collected', 'orders'] as const;
@@ -32,19 +48,40 @@ export function createExports(db: Db) {
         // Plain knex for the range filter; each row still converts as its model reads it.
         // Orders alone, walked by primary key: joining users here lets MariaDB pick a plan
         // that sorts a customer's every order for each batch.
-        const orders = ((await db('orders')
-          .modify(onDays(db, 'orders.createdAt', range.from, range.to))
-          .where('orders.id', '>', after)
-          .select('id', 'userId', 'createdAt', 'status', 'state', 'subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount')
-          .orderBy('orders.id')
-          .limit(BATCH)) as object[]).map((row) => Order.fromDatabaseJson(row));
+        const orders = (
+          (await db('orders')
+            .modify(onDays(db, 'orders.createdAt', range.from, range.to))
+            .where('orders.id', '>', after)
+            .select(
+              'id',
+              'userId',
+              'createdAt',
+              'status',
+              'state',
+              'subtotal',
+              'shipping',
+              'handling',
+              'tax',
+              'totalAmount',
+              'refundedAmount',
+            )
+            .orderBy('orders.id')
+            .limit(BATCH)) as object[]
+        ).map((row) => Order.fromDatabaseJson(row));
         if (!orders.length) return;
-        const users = await db('users').whereIn('id', [...new Set(orders.map((o) => o.userId))]).select<Array<{ id: number; email: string }>>('id', 'email');
+        const users = await db('users')
+          .whereIn('id', [...new Set(orders.map((o) => o.userId))])
+          .select<Array<{ id: number; email: string }>>('id', 'email');
         const emails = new Map(users.map((u) => [Number(u.id), u.email]));
-        const items = ((await db('orderItems')
-          .whereIn('orderId', orders.map((o) => o.id))
-          .select('orderId', 'title', 'quantity', 'price')
-          .orderBy('id')) as object[]).map((row) => OrderItem.fromDatabaseJson(row));
+        const items = (
+          (await db('orderItems')
+            .whereIn(
+              'orderId',
+              orders.map((o) => o.id),
+            )
+            .select('orderId', 'title', 'quantity', 'price')
+            .orderBy('id')) as object[]
+        ).map((row) => OrderItem.fromDatabaseJson(row));
         const linesOf = new Map<number, typeof items>();
         for (const item of items) linesOf.set(Number(item.orderId), [...(linesOf.get(Number(item.orderId)) ?? []), item]);
         for (const order of orders) {
@@ -82,10 +119,22 @@ export function createExports(db: Db) {
       const rows = (await db('orders')
         .whereIn('orders.status', KEPT_STATUSES)
         .modify(onDays(db, 'orders.createdAt', range.from, range.to))
-        .select('orders.state', db.raw(`${month} as month`), db.raw(`${centsSum(db, 'orders.subtotal')} as taxable`), db.raw(`${centsSum(db, 'orders.tax')} as tax`), db.raw('COUNT(*) as orders'))
+        .select(
+          'orders.state',
+          db.raw(`${month} as month`),
+          db.raw(`${centsSum(db, 'orders.subtotal')} as taxable`),
+          db.raw(`${centsSum(db, 'orders.tax')} as tax`),
+          db.raw('COUNT(*) as orders'),
+        )
         .groupBy('orders.state')
         .groupByRaw(month)
-        .orderBy([{ column: 'month' }, { column: 'orders.state' }])) as Array<{ state: string | null; month: string; taxable: unknown; tax: unknown; orders: unknown }>;
+        .orderBy([{ column: 'month' }, { column: 'orders.state' }])) as Array<{
+        state: string | null;
+        month: string;
+        taxable: unknown;
+        tax: unknown;
+        orders: unknown;
+      }>;
       return rows.map((r) => ({
         state: r.state ?? '',
         month: r.month,

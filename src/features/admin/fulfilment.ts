@@ -30,10 +30,25 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         const canceling = await Refund.query(trx).where({ orderId, status: 'pending' }).where('requestKey', 'like', 'cancel:%').first();
         if (canceling) throw new Conflict('This order is being canceled, so it cannot be marked shipped.');
         const now = new Date();
-        const changes = { status: 'shipped', carrier: shipment.carrier, trackingNumber: shipment.trackingNumber, estimatedDelivery: shipment.estimatedDelivery, shippedAt: now };
-        const moved = await Order.query(trx).findById(orderId).where({ status: requiredStatus('shipped') }).patch(changes);
+        const changes = {
+          status: 'shipped',
+          carrier: shipment.carrier,
+          trackingNumber: shipment.trackingNumber,
+          estimatedDelivery: shipment.estimatedDelivery,
+          shippedAt: now,
+        };
+        const moved = await Order.query(trx)
+          .findById(orderId)
+          .where({ status: requiredStatus('shipped') })
+          .patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
-        const after = { ...fulfilmentSnapshot(order), status: 'shipped', carrier: shipment.carrier, trackingNumber: shipment.trackingNumber, estimatedDelivery: shipment.estimatedDelivery };
+        const after = {
+          ...fulfilmentSnapshot(order),
+          status: 'shipped',
+          carrier: shipment.carrier,
+          trackingNumber: shipment.trackingNumber,
+          estimatedDelivery: shipment.estimatedDelivery,
+        };
         await writeAudit(trx, { actorId, action: 'shipped', orderId, before: fulfilmentSnapshot(order), after });
         const customer = await customerOf(trx, order);
         await mailer.enqueue(trx, {
@@ -60,9 +75,18 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         const order = await lockOrder(trx, orderId);
         assertTransition(order.status, 'delivered');
         const changes = { status: 'delivered', deliveredAt: new Date() };
-        const moved = await Order.query(trx).findById(orderId).where({ status: requiredStatus('delivered') }).patch(changes);
+        const moved = await Order.query(trx)
+          .findById(orderId)
+          .where({ status: requiredStatus('delivered') })
+          .patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
-        await writeAudit(trx, { actorId, action: 'delivered', orderId, before: fulfilmentSnapshot(order), after: { ...fulfilmentSnapshot(order), status: 'delivered' } });
+        await writeAudit(trx, {
+          actorId,
+          action: 'delivered',
+          orderId,
+          before: fulfilmentSnapshot(order),
+          after: { ...fulfilmentSnapshot(order), status: 'delivered' },
+        });
       });
     },
   };

@@ -29,13 +29,20 @@ export function inboxPages(inbox: Inbox): Router {
     });
   });
 
-  for (const [path, read] of [['read', true], ['unread', false]] as const) {
+  for (const [path, read] of [
+    ['read', true],
+    ['unread', false],
+  ] as const) {
     router.post(`/admin/inbox/:id/${path}`, async (req, res) => {
       const id = messageIdParam.safeParse(req.params.id);
       if (!id.success) throw new NotFound('That message does not exist.');
       const { page } = parse(markForm, req.body);
       const { name } = await inbox.setRead({ messageId: id.data, read, actorId: operatorId(req) });
-      req.session.flash = { title: read ? 'Marked as read' : 'Marked as unread', text: `The message from ${name} is marked as ${path}.`, variant: 'success' };
+      req.session.flash = {
+        title: read ? 'Marked as read' : 'Marked as unread',
+        text: `The message from ${name} is marked as ${path}.`,
+        variant: 'success',
+      };
       res.redirect(303, pageHref('/admin/inbox', {}, page));
     });
   }

@@ -33,7 +33,10 @@ export function createInbox(db: Db) {
       const { page, pageCount, offset } = pageWindow(requestedPage, total);
       const messages = await ContactMessage.query(db)
         .orderByRaw("case when lower(subject) like '%urgent%' then 0 else 1 end")
-        .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .orderBy([
+          { column: 'createdAt', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
         .limit(PAGE_SIZE)
         .offset(offset);
       return { rows: messages.map(toInboxMessage), page, pageCount, total };

@@ -33,14 +33,29 @@ export function dayChart(days: DayFigures[], measure: Measure): DayChart {
   const barWidth = Math.max(1, slot * 0.7);
   const bars = days.map((d, i) => {
     const height = (d[measure] / top) * plotHeight;
-    return { x: PLOT.left + i * slot + (slot - barWidth) / 2, y: PLOT.bottom - height, width: barWidth, height, day: d.day, value: d[measure] };
+    return {
+      x: PLOT.left + i * slot + (slot - barWidth) / 2,
+      y: PLOT.bottom - height,
+      width: barWidth,
+      height,
+      day: d.day,
+      value: d[measure],
+    };
   });
   const label = (value: number) => (measure === 'revenue' ? dollars(value) : String(value));
   const gridlines = [0, 0.5, 1].map((share) => ({ y: PLOT.bottom - share * plotHeight, label: label(top * share) }));
   const middle = Math.round((days.length - 1) / 2);
-  const picks: Array<[number, 'start' | 'middle' | 'end']> = [[0, 'start'], [middle, 'middle'], [days.length - 1, 'end']];
+  const picks: Array<[number, 'start' | 'middle' | 'end']> = [
+    [0, 'start'],
+    [middle, 'middle'],
+    [days.length - 1, 'end'],
+  ];
   const dayLabels = days.length
-    ? picks.map(([i, anchor]) => ({ x: PLOT.left + i * slot + slot / 2, label: shortDay.format(new Date(`${days[i]!.day}T00:00:00Z`)), anchor }))
+    ? picks.map(([i, anchor]) => ({
+        x: PLOT.left + i * slot + slot / 2,
+        label: shortDay.format(new Date(`${days[i]!.day}T00:00:00Z`)),
+        anchor,
+      }))
     : [];
   return { measure, width: WIDTH, height: HEIGHT, plot: { ...PLOT, height: plotHeight }, top, bars, gridlines, dayLabels };
 }

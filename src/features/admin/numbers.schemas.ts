@@ -16,7 +16,10 @@ const isoDay = (field: 'start' | 'end') =>
   z
     .string({ error: `Choose ${field === 'end' ? 'an' : 'a'} ${field} date.` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `The ${field} date must be a date like 2026-11-01.`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), `The ${field} date is not a real day.`);
+    .refine(
+      (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      `The ${field} date is not a real day.`,
+    );
 
 /** GET /admin/exports/*.csv?from=YYYY-MM-DD&to=YYYY-MM-DD: UTC days, both included. */
 export const exportRange = z

@@ -32,7 +32,10 @@ export function createNumbers(db: Db) {
       const days = lastDays(now, period);
       const first = days[0]!;
       const last = days[days.length - 1]!;
-      const kept = () => db('orders').whereIn('orders.status', KEPT_STATUSES).modify(onDays(db, 'orders.createdAt', first, last));
+      const kept = () =>
+        db('orders')
+          .whereIn('orders.status', KEPT_STATUSES)
+          .modify(onDays(db, 'orders.createdAt', first, last));
 
       const day = dayOf(db, 'orders.createdAt');
       const perDay: Array<{ day: string; orders: unknown; revenue: unknown }> = await kept()
@@ -41,9 +44,17 @@ export function createNumbers(db: Db) {
 
       const sellers = (await kept()
         .join('orderItems', 'orderItems.orderId', 'orders.id')
-        .select('orderItems.bookId', db.raw('MAX(order_items.title) as title'), db.raw('SUM(order_items.quantity) as copies'), db.raw(`${centsSum(db, 'orderItems.price', 'orderItems.quantity')} as revenue`))
+        .select(
+          'orderItems.bookId',
+          db.raw('MAX(order_items.title) as title'),
+          db.raw('SUM(order_items.quantity) as copies'),
+          db.raw(`${centsSum(db, 'orderItems.price', 'orderItems.quantity')} as revenue`),
+        )
         .groupBy('orderItems.bookId')
-        .orderBy([{ column: 'copies', order: 'desc' }, { column: 'title', order: 'asc' }])
+        .orderBy([
+          { column: 'copies', order: 'desc' },
+          { column: 'title', order: 'asc' },
+        ])
         .limit(BEST_SELLERS)) as Array<{ title: string; copies: unknown; revenue: unknown }>;
 
       const refunded: { count: unknown; amount: unknown } = await db('refunds')
@@ -51,7 +62,10 @@ export function createNumbers(db: Db) {
         .modify(onDays(db, 'refunds.settledAt', first, last))
         .first(db.raw('COUNT(*) as count'), db.raw(`${centsSum(db, 'refunds.amount')} as amount`));
 
-      const filled = fillDays(days, perDay.map((r) => ({ day: r.day, orders: int(r.orders), revenue: int(r.revenue) })));
+      const filled = fillDays(
+        days,
+        perDay.map((r) => ({ day: r.day, orders: int(r.orders), revenue: int(r.revenue) })),
+      );
       const orders = filled.reduce((n, d) => n + d.orders, 0);
       const revenue = filled.reduce((n, d) => n + d.revenue, 0);
       return {

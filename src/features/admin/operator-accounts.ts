@@ -24,10 +24,19 @@ export async function grantOperator(db: Db, input: { email: string; firstName: s
   const email = input.email.toLowerCase();
   return db.transaction(async (trx) => {
     const existing = await User.query(trx).findOne({ email });
-    const reset = { role: 'operator' as const, passwordHash: NO_PASSWORD, mustChangePassword: true, totpSecret: null, totpEnrolledAt: null, totpLastStep: null };
+    const reset = {
+      role: 'operator' as const,
+      passwordHash: NO_PASSWORD,
+      mustChangePassword: true,
+      totpSecret: null,
+      totpEnrolledAt: null,
+      totpLastStep: null,
+    };
     let userId: number;
     if (existing) {
-      await User.query(trx).findById(existing.id).patch({ ...reset, sessionVersion: raw('session_version + 1') });
+      await User.query(trx)
+        .findById(existing.id)
+        .patch({ ...reset, sessionVersion: raw('session_version + 1') });
       await RecoveryCode.query(trx).delete().where({ userId: existing.id });
       userId = existing.id;
     } else {

@@ -43,8 +43,18 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
         User.query(db).findById(order.userId),
         Refund.query(db).where({ orderId }).orderBy('id'),
         db('outbox').where({ orderId }).select('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
-        AuditEntry.query(db).leftJoin('users', 'users.id', 'auditLog.actorId').where('auditLog.orderId', orderId)
-          .select('auditLog.id', 'auditLog.action', 'auditLog.afterJson', 'auditLog.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+        AuditEntry.query(db)
+          .leftJoin('users', 'users.id', 'auditLog.actorId')
+          .where('auditLog.orderId', orderId)
+          .select(
+            'auditLog.id',
+            'auditLog.action',
+            'auditLog.afterJson',
+            'auditLog.createdAt',
+            'users.firstName',
+            'users.lastName',
+            'users.email',
+          )
           .castTo<Array<AuditEntry & { firstName: string | null; lastName: string | null; email: string | null }>>(),
         providerStatus(order.stripePaymentIntentId),
       ]);
@@ -74,11 +84,19 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
             order,
             customerName,
             // The outbox has no model: its instants are converted here, as a model would.
-            emails: emails.map((e: { id: number; subject: string; toAddress: string; createdAt: Date | string | number; sentAt: Date | string | number | null }) => ({
-              ...e,
-              createdAt: toDate(e.createdAt),
-              sentAt: e.sentAt === null ? null : toDate(e.sentAt),
-            })),
+            emails: emails.map(
+              (e: {
+                id: number;
+                subject: string;
+                toAddress: string;
+                createdAt: Date | string | number;
+                sentAt: Date | string | number | null;
+              }) => ({
+                ...e,
+                createdAt: toDate(e.createdAt),
+                sentAt: e.sentAt === null ? null : toDate(e.sentAt),
+              }),
+            ),
             audit: audit.map((a) => ({
               id: a.id,
               action: a.action,

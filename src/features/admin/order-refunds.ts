@@ -53,16 +53,29 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     // Nothing left to give back (partial refunds covered it all): a cancel just cancels.
     if (!order.stripePaymentIntentId || refund.amount === 0) return;
     try {
-      await payments.refund({ paymentIntentId: order.stripePaymentIntentId, idempotencyKey: `refund-${refund.id}`, amountCents: refund.amount });
+      await payments.refund({
+        paymentIntentId: order.stripePaymentIntentId,
+        idempotencyKey: `refund-${refund.id}`,
+        amountCents: refund.amount,
+      });
     } catch (err) {
       // Refused (a 4xx from the provider): the row fails and nothing else changes. Out of
       // reach (503) or unknown: the row stays pending, to be resumed with the same key.
       if (!isClientError(err)) throw err;
       await db.transaction(async (trx) => {
         await lockOrder(trx, order.id);
-        const moved = await Refund.query(trx).findById(refund.id).where({ status: 'pending' }).patch({ status: 'failed', error: err.message.slice(0, 500), settledAt: new Date() });
+        const moved = await Refund.query(trx)
+          .findById(refund.id)
+          .where({ status: 'pending' })
+          .patch({ status: 'failed', error: err.message.slice(0, 500), settledAt: new Date() });
         if (moved === 1) {
-          await writeAudit(trx, { actorId, action: 'refund_failed', orderId: order.id, before: { refundId: refund.id, amount: toDecimal(refund.amount) }, after: { error: err.message } });
+          await writeAudit(trx, {
+            actorId,
+            action: 'refund_failed',
+            orderId: order.id,
+            before: { refundId: refund.id, amount: toDecimal(refund.amount) },
+            after: { error: err.message },
+          });
         }
       });
       throw new PaymentError(refusedMessage(err.message), err.status);
@@ -71,7 +84,10 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
 
   /** Step 3: true for the one caller that moved the refund from pending to succeeded. */
   async function settle(trx: Knex.Transaction, refund: Refund): Promise<boolean> {
-    const moved = await Refund.query(trx).findById(refund.id).where({ status: 'pending' }).patch({ status: 'succeeded', settledAt: new Date() });
+    const moved = await Refund.query(trx)
+      .findById(refund.id)
+      .where({ status: 'pending' })
+      .patch({ status: 'succeeded', settledAt: new Date() });
     return moved === 1;
   }
 
@@ -82,7 +98,10 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       if (!(await settle(trx, refund))) return;
       const refunded = current.refundedAmount + refund.amount;
       const canceledAt = new Date();
-      await Order.query(trx).findById(orderId).where({ status: 'succeeded' }).patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
+      await Order.query(trx)
+        .findById(orderId)
+        .where({ status: 'succeeded' })
+        .patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
       const items = await OrderItem.query(trx).where({ orderId });
       for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
       if (items.length > 0) await bumpCatalogueVersion(trx);
@@ -91,7 +110,13 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         action: 'canceled',
         orderId,
         before: fulfilmentSnapshot(current),
-        after: { ...fulfilmentSnapshot(current), status: 'canceled', refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(refund.amount), reason: refund.reason }, restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })) },
+        after: {
+          ...fulfilmentSnapshot(current),
+          status: 'canceled',
+          refundedAmount: toDecimal(refunded),
+          refund: { amount: toDecimal(refund.amount), reason: refund.reason },
+          restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })),
+        },
       });
       const customer = await customerOf(trx, current);
       await mailer.enqueue(trx, {
@@ -118,13 +143,23 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         action: 'refunded',
         orderId,
         before: fulfilmentSnapshot(current),
-        after: { ...fulfilmentSnapshot(current), refundedAmount: toDecimal(refunded), refund: { amount: toDecimal(amount), reason: refund.reason } },
+        after: {
+          ...fulfilmentSnapshot(current),
+          refundedAmount: toDecimal(refunded),
+          refund: { amount: toDecimal(amount), reason: refund.reason },
+        },
       });
       const customer = await customerOf(trx, current);
       await mailer.enqueue(trx, {
         to: customer.email,
         template: 'order-partial-refund',
-        data: { firstName: customer.firstName, orderId, amount: toDecimal(amount), reason: refund.reason, refundedTotal: toDecimal(refunded) },
+        data: {
+          firstName: customer.firstName,
+          orderId,
+          amount: toDecimal(amount),
+          reason: refund.reason,
+          refundedTotal: toDecimal(refunded),
+        },
         dedupeKey: `order-partial-refund:${refund.id}`,
         orderId,
       });
@@ -166,7 +201,15 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
           throw new Conflict('A refund on this order is still in progress. Please try again in a minute.');
         }
         const amount = await leftToRefund(trx, order);
-        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount, reason: 'Order canceled', status: 'pending', requestKey: key, actorId, createdAt: new Date() });
+        const refund = await Refund.query(trx).insertAndFetch({
+          orderId,
+          amount,
+          reason: 'Order canceled',
+          status: 'pending',
+          requestKey: key,
+          actorId,
+          createdAt: new Date(),
+        });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;
@@ -186,9 +229,21 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         assertRefundable(order.status);
         const left = await leftToRefund(trx, order);
         if (amountCents > left) {
-          throw new Conflict(left > 0 ? `You can refund at most $${toDecimal(left)} on this order.` : 'Everything paid for this order has been refunded (or is being refunded) already.');
+          throw new Conflict(
+            left > 0
+              ? `You can refund at most $${toDecimal(left)} on this order.`
+              : 'Everything paid for this order has been refunded (or is being refunded) already.',
+          );
         }
-        const refund = await Refund.query(trx).insertAndFetch({ orderId, amount: amountCents, reason, status: 'pending', requestKey: key, actorId, createdAt: new Date() });
+        const refund = await Refund.query(trx).insertAndFetch({
+          orderId,
+          amount: amountCents,
+          reason,
+          status: 'pending',
+          requestKey: key,
+          actorId,
+          createdAt: new Date(),
+        });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;
@@ -200,7 +255,11 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
 
     /** For the scheduled sweep: finishes refunds left pending, in the name of the operator who asked. */
     async resumeStale(now = new Date()): Promise<number> {
-      const stale = await Refund.query(db).where({ status: 'pending' }).where('createdAt', '<=', new Date(now.getTime() - STALE_REFUND_MS)).orderBy('id').limit(20);
+      const stale = await Refund.query(db)
+        .where({ status: 'pending' })
+        .where('createdAt', '<=', new Date(now.getTime() - STALE_REFUND_MS))
+        .orderBy('id')
+        .limit(20);
       let finished = 0;
       for (const refund of stale) {
         try {

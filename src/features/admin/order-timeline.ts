@@ -42,7 +42,13 @@ export function orderTimeline({ order, customerName, emails, audit }: TimelineSo
     });
   }
   for (const entry of audit) {
-    rows.push({ at: entry.createdAt, ...describe(entry.action, parse(entry.afterJson)), who: entry.actorName, rank: RANK.audit, id: entry.id });
+    rows.push({
+      at: entry.createdAt,
+      ...describe(entry.action, parse(entry.afterJson)),
+      who: entry.actorName,
+      rank: RANK.audit,
+      id: entry.id,
+    });
   }
   rows.sort((a, b) => a.at.getTime() - b.at.getTime() || a.rank - b.rank || a.id - b.id);
   return rows.map(({ at, title, detail, who }) => ({ at, title, detail, who }));
@@ -54,13 +60,22 @@ function describe(action: string, after: After): { title: string; detail: string
   const refund = after.refund;
   switch (action) {
     case 'shipped':
-      return { title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`, detail: typeof after.estimatedDelivery === 'string' && after.estimatedDelivery ? `Estimated delivery ${longDate(after.estimatedDelivery.slice(0, 10))}` : null };
+      return {
+        title: `Shipped with ${String(after.carrier)}, tracking ${String(after.trackingNumber)}`,
+        detail:
+          typeof after.estimatedDelivery === 'string' && after.estimatedDelivery
+            ? `Estimated delivery ${longDate(after.estimatedDelivery.slice(0, 10))}`
+            : null,
+      };
     case 'delivered':
       return { title: 'Marked delivered', detail: null };
     case 'canceled':
       return { title: `Canceled and refunded ${refund ? formatUsd(toCents(refund.amount)) : '$0.00'}`, detail: 'Stock returned' };
     case 'refunded':
-      return { title: `Refunded ${refund ? formatUsd(toCents(refund.amount)) : ''}`, detail: refund?.reason ? `Reason: ${refund.reason}` : null };
+      return {
+        title: `Refunded ${refund ? formatUsd(toCents(refund.amount)) : ''}`,
+        detail: refund?.reason ? `Reason: ${refund.reason}` : null,
+      };
     case 'refund_failed':
       return { title: 'Refund refused by the payment provider', detail: typeof after.error === 'string' ? after.error : null };
     default:

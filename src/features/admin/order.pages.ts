@@ -17,7 +17,15 @@ import { operatorId, operatorPages } from './operator-access.ts';
 // POST /admin/orders/:id/cancel      cancel and refund what is left (confirmed by a checkbox)
 // POST /admin/orders/:id/refund      refund an amount, with a reason
 // POST /admin/orders/:id/refunds/:refundId/resume   finish a refund left in progress
-export function orderPages({ details, fulfilment, refunds }: { details: OrderDetails; fulfilment: Fulfilment; refunds: OrderRefunds }): Router {
+export function orderPages({
+  details,
+  fulfilment,
+  refunds,
+}: {
+  details: OrderDetails;
+  fulfilment: Fulfilment;
+  refunds: OrderRefunds;
+}): Router {
   const router = Router();
   router.use('/admin', operatorPages);
 
@@ -26,23 +34,53 @@ export function orderPages({ details, fulfilment, refunds }: { details: OrderDet
   });
 
   router.post('/admin/orders/:id/ship', (req, res) =>
-    act(req, res, shipInput, (id, input) => fulfilment.ship(id, input, operatorId(req)), (input) => ({ title: 'Marked shipped', text: `The customer has been emailed the ${input.carrier} tracking number.` })),
+    act(
+      req,
+      res,
+      shipInput,
+      (id, input) => fulfilment.ship(id, input, operatorId(req)),
+      (input) => ({ title: 'Marked shipped', text: `The customer has been emailed the ${input.carrier} tracking number.` }),
+    ),
   );
 
   router.post('/admin/orders/:id/delivered', (req, res) =>
-    act(req, res, null, (id) => fulfilment.markDelivered(id, operatorId(req)), () => ({ title: 'Marked delivered', text: 'The order is complete.' })),
+    act(
+      req,
+      res,
+      null,
+      (id) => fulfilment.markDelivered(id, operatorId(req)),
+      () => ({ title: 'Marked delivered', text: 'The order is complete.' }),
+    ),
   );
 
   router.post('/admin/orders/:id/cancel', (req, res) =>
-    act(req, res, cancelInput, (id, input) => refunds.cancel(id, operatorId(req), input.requestKey), () => ({ title: 'Order canceled', text: 'The payment was refunded, the books are back in stock and the customer has been emailed.' })),
+    act(
+      req,
+      res,
+      cancelInput,
+      (id, input) => refunds.cancel(id, operatorId(req), input.requestKey),
+      () => ({ title: 'Order canceled', text: 'The payment was refunded, the books are back in stock and the customer has been emailed.' }),
+    ),
   );
 
   router.post('/admin/orders/:id/refund', (req, res) =>
-    act(req, res, refundInput, (id, input) => refunds.refund(id, { amountCents: input.amount, reason: input.reason }, operatorId(req), input.requestKey), (input) => ({ title: 'Refunded', text: `${formatUsd(input.amount)} is on its way back to the customer, who has been emailed.` })),
+    act(
+      req,
+      res,
+      refundInput,
+      (id, input) => refunds.refund(id, { amountCents: input.amount, reason: input.reason }, operatorId(req), input.requestKey),
+      (input) => ({ title: 'Refunded', text: `${formatUsd(input.amount)} is on its way back to the customer, who has been emailed.` }),
+    ),
   );
 
   router.post('/admin/orders/:id/refunds/:refundId/resume', (req, res) =>
-    act(req, res, resumeInput, (id, input) => refunds.resume(id, input.refundId, operatorId(req)), () => ({ title: 'Refund finished', text: 'The payment provider confirmed the refund.' })),
+    act(
+      req,
+      res,
+      resumeInput,
+      (id, input) => refunds.resume(id, input.refundId, operatorId(req)),
+      () => ({ title: 'Refund finished', text: 'The payment provider confirmed the refund.' }),
+    ),
   );
 
   /** Parse, act, then 303 back to the order with a toast; a refusal re-renders the order with its message. */

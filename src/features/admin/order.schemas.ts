@@ -3,18 +3,28 @@ import { recordId } from '../../lib/schema-fields.ts';
 import { CARRIERS } from '../orders/carriers.ts';
 
 const text = (what: string, max: number) =>
-  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().min(1, `Please enter the ${what}.`).max(max, `The ${what} is too long.`));
+  z.preprocess(
+    (v) => (v === undefined || v === null ? '' : v),
+    z.string().trim().min(1, `Please enter the ${what}.`).max(max, `The ${what} is too long.`),
+  );
 
 /** The form's one-time key (random per render): a resubmission of the same form carries the same one. */
-export const requestKey = z.string({ message: 'This form has expired. Please reload the page and try again.' }).regex(/^[A-Za-z0-9_-]{16,64}$/, 'This form has expired. Please reload the page and try again.');
+export const requestKey = z
+  .string({ message: 'This form has expired. Please reload the page and try again.' })
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'This form has expired. Please reload the page and try again.');
 
 export const shipInput = z.object({
   carrier: z.enum(CARRIERS, { message: 'Please choose a carrier.' }),
-  trackingNumber: text('tracking number', 60).pipe(z.string().regex(/^[A-Za-z0-9 -]+$/, 'A tracking number has only letters, digits, spaces and dashes.')),
+  trackingNumber: text('tracking number', 60).pipe(
+    z.string().regex(/^[A-Za-z0-9 -]+$/, 'A tracking number has only letters, digits, spaces and dashes.'),
+  ),
   estimatedDelivery: z
     .string({ message: 'Please enter the estimated delivery date.' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter the estimated delivery date.')
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'That is not a real date.'),
+    .refine(
+      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      'That is not a real date.',
+    ),
 });
 
 export const cancelInput = z.object({

@@ -52,11 +52,19 @@ export function createOrdersList(db: Db) {
       const rows = await matching(input)
         .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
         .select(db('orderItems').sum('quantity').where('orderItems.orderId', db.ref('orders.id')).as('itemCount'))
-        .orderBy([{ column: 'orders.createdAt', order: 'desc' }, { column: 'orders.id', order: 'desc' }])
+        .orderBy([
+          { column: 'orders.createdAt', order: 'desc' },
+          { column: 'orders.id', order: 'desc' },
+        ])
         .limit(PAGE_SIZE)
         .offset(offset);
       // A joined list is plain knex; each row still converts as the Order model reads it.
-      return { rows: rows.map((row: object) => toRow(Order.fromDatabaseJson(row) as Order & Record<string, unknown>)), page, pageCount, total };
+      return {
+        rows: rows.map((row: object) => toRow(Order.fromDatabaseJson(row) as Order & Record<string, unknown>)),
+        page,
+        pageCount,
+        total,
+      };
     },
   };
 }

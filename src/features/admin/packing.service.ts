@@ -19,7 +19,13 @@ export function createPacking(db: Db) {
     return orders.map((order) => ({
       id: order.id,
       createdAt: order.createdAt,
-      shipTo: { name: names.get(order.userId) ?? '', address: order.shippingAddress, city: order.city, state: order.state, zipCode: order.zipCode },
+      shipTo: {
+        name: names.get(order.userId) ?? '',
+        address: order.shippingAddress,
+        city: order.city,
+        state: order.state,
+        zipCode: order.zipCode,
+      },
       lines: (order.items ?? []).map((item) => ({ title: item.title, quantity: Number(item.quantity) })),
     }));
   }
@@ -31,12 +37,18 @@ export function createPacking(db: Db) {
         .where({ status: 'succeeded' })
         .withGraphFetched('items')
         .modifyGraph('items', (items) => items.orderBy('id'))
-        .orderBy([{ column: 'createdAt', order: 'asc' }, { column: 'id', order: 'asc' }]);
+        .orderBy([
+          { column: 'createdAt', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
       return withCustomers(orders);
     },
 
     async slip(orderId: number): Promise<PackingOrder> {
-      const order = await Order.query(db).findById(orderId).withGraphFetched('items').modifyGraph('items', (items) => items.orderBy('id'));
+      const order = await Order.query(db)
+        .findById(orderId)
+        .withGraphFetched('items')
+        .modifyGraph('items', (items) => items.orderBy('id'));
       if (!order) throw new NotFound('Page Not Found');
       return (await withCustomers([order]))[0]!;
     },

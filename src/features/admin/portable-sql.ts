@@ -16,7 +16,10 @@ function sqliteInstant(column: string): string {
 function quoted(db: Db, column: string): string {
   const [table, name] = column.includes('.') ? column.split('.') : [undefined, column];
   const q = isMySql(db) ? '`' : '"';
-  return [table, name].filter(Boolean).map((part) => `${q}${SNAKE(part!)}${q}`).join('.');
+  return [table, name]
+    .filter(Boolean)
+    .map((part) => `${q}${SNAKE(part!)}${q}`)
+    .join('.');
 }
 
 /** SQL for the column's UTC day as 'YYYY-MM-DD'. */

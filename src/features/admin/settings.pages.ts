@@ -25,10 +25,18 @@ export function settingsPages(db: Db): Router {
         req.session.flash = { title: 'Threshold not changed', text: message, variant: 'error' };
         return res.redirect(303, back);
       }
-      return res.status(400).render('admin/settings', { title: 'Settings', values: { threshold: typedThreshold(bodyFields(req.body).threshold) }, errors: { threshold: message } });
+      return res.status(400).render('admin/settings', {
+        title: 'Settings',
+        values: { threshold: typedThreshold(bodyFields(req.body).threshold) },
+        errors: { threshold: message },
+      });
     }
     await setLowStockThreshold(db, parsed.data.threshold, operatorId(req));
-    req.session.flash = { title: 'Settings saved', text: `Books with ${parsed.data.threshold} or fewer copies are listed as low stock.`, variant: 'success' };
+    req.session.flash = {
+      title: 'Settings saved',
+      text: `Books with ${parsed.data.threshold} or fewer copies are listed as low stock.`,
+      variant: 'success',
+    };
     res.redirect(303, back);
   });
 

@@ -19,7 +19,9 @@ export async function setLowStockThreshold(db: Knex, threshold: number, actorId:
   await db.transaction(async (trx) => {
     const before = await lowStockThreshold(trx);
     if (before === threshold) return;
-    const changed = await trx('settings').where({ key: LOW_STOCK_KEY }).update({ value: String(threshold), updatedAt: new Date() });
+    const changed = await trx('settings')
+      .where({ key: LOW_STOCK_KEY })
+      .update({ value: String(threshold), updatedAt: new Date() });
     if (!changed) await trx('settings').insert({ key: LOW_STOCK_KEY, value: String(threshold), updatedAt: new Date() });
     await writeAudit(trx, { actorId, action: 'settings.low-stock-threshold', before: { threshold: before }, after: { threshold } });
   });

@@ -21,7 +21,11 @@ export const stockMessages = {
 /** Copies held by checkouts in progress, per book. */
 export async function heldCopies(trx: Knex | Knex.Transaction, bookIds: number[]): Promise<Map<number, number>> {
   if (bookIds.length === 0) return new Map();
-  const rows: Array<{ bookId: number; held: number | string }> = await trx('stockHolds').whereIn('bookId', bookIds).groupBy('bookId').select('bookId').sum({ held: 'quantity' });
+  const rows: Array<{ bookId: number; held: number | string }> = await trx('stockHolds')
+    .whereIn('bookId', bookIds)
+    .groupBy('bookId')
+    .select('bookId')
+    .sum({ held: 'quantity' });
   return new Map(rows.map((row) => [Number(row.bookId), Number(row.held)]));
 }
 

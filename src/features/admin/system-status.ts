@@ -57,7 +57,14 @@ export interface SystemReport {
 
 type StatusConfig = Pick<
   Config,
-  'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SMTP_URL' | 'PUBLIC_URL' | 'SHOP_NOTIFY_EMAIL' | 'TRUST_PROXY' | 'dataDir'
+  | 'STRIPE_SECRET_KEY'
+  | 'STRIPE_PUBLISHABLE_KEY'
+  | 'STRIPE_WEBHOOK_SECRET'
+  | 'SMTP_URL'
+  | 'PUBLIC_URL'
+  | 'SHOP_NOTIFY_EMAIL'
+  | 'TRUST_PROXY'
+  | 'dataDir'
 >;
 
 export interface SystemStatusDeps {
@@ -156,8 +163,21 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
 
   return {
     async check(): Promise<SystemReport> {
-      const [paymentsNow, database, email, enrolledOperator, waiting] = await Promise.all([paymentStatus(), databaseStatus(), emailStatus(), hasEnrolledOperator(), today()]);
-      return { today: waiting, payments: paymentsNow, database, email, testMode: !paymentsNow.isLive, checklist: checklist(enrolledOperator) };
+      const [paymentsNow, database, email, enrolledOperator, waiting] = await Promise.all([
+        paymentStatus(),
+        databaseStatus(),
+        emailStatus(),
+        hasEnrolledOperator(),
+        today(),
+      ]);
+      return {
+        today: waiting,
+        payments: paymentsNow,
+        database,
+        email,
+        testMode: !paymentsNow.isLive,
+        checklist: checklist(enrolledOperator),
+      };
     },
   };
 }

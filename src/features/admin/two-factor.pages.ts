@@ -26,7 +26,9 @@ export function twoFactorPages(twoFactor: TwoFactor, accounts: AccountsService):
     const user = res.locals.user as SessionUser;
     const input = codeInput.safeParse(req.body);
     const fail = (status: number, text: string) =>
-      res.status(status).render('admin/two-factor', { title: 'Two-step sign-in', flash: { title: 'Sign-in not finished', text, variant: 'error' } });
+      res
+        .status(status)
+        .render('admin/two-factor', { title: 'Two-step sign-in', flash: { title: 'Sign-in not finished', text, variant: 'error' } });
     if (!input.success) return fail(400, input.error.issues[0]!.message);
     const code = input.data.code;
     await withFormErrors(
@@ -57,7 +59,12 @@ export function twoFactorPages(twoFactor: TwoFactor, accounts: AccountsService):
         await passSecondFactor(req);
         res.status(201).render('admin/recovery-codes', { title: 'Your recovery codes', codes });
       },
-      (err) => renderEnrolment(req, res.status(err.status), account.email, { title: 'Authenticator not set up', text: err.message, variant: 'error' }),
+      (err) =>
+        renderEnrolment(req, res.status(err.status), account.email, {
+          title: 'Authenticator not set up',
+          text: err.message,
+          variant: 'error',
+        }),
     );
   });
 

@@ -61,7 +61,10 @@ export function createTwoFactor({ db, limits }: { db: Db; limits: Limits }) {
   }
 
   async function useRecoveryCode(userId: number, code: string): Promise<boolean> {
-    const used = await RecoveryCode.query(db).patch({ usedAt: new Date() }).where({ userId, codeHash: hashCode(code) }).whereNull('usedAt');
+    const used = await RecoveryCode.query(db)
+      .patch({ usedAt: new Date() })
+      .where({ userId, codeHash: hashCode(code) })
+      .whereNull('usedAt');
     return used === 1;
   }
 
@@ -91,7 +94,9 @@ export function createTwoFactor({ db, limits }: { db: Db; limits: Limits }) {
       if (step === null) throw new BadRequest(TWO_FACTOR_MESSAGES.wrongCode);
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
       await db.transaction(async (trx) => {
-        await User.query(trx).findById(userId).patch({ totpSecret: secret, totpEnrolledAt: new Date(now), totpLastStep: step });
+        await User.query(trx)
+          .findById(userId)
+          .patch({ totpSecret: secret, totpEnrolledAt: new Date(now), totpLastStep: step });
         await RecoveryCode.query(trx).delete().where({ userId });
         for (const c of codes) await RecoveryCode.query(trx).insert({ userId, codeHash: hashCode(c) });
       });

@@ -55,7 +55,11 @@ export function createCartService(db: Db) {
       .join('books', 'books.id', 'cart_items.book_id')
       .where('cart_items.cart_id', cartId)
       .orderBy('cart_items.id')
-      .select<Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>>('books.*', 'cart_items.id as lineId', 'cart_items.quantity as lineQuantity');
+      .select<Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>>(
+        'books.*',
+        'cart_items.id as lineId',
+        'cart_items.quantity as lineQuantity',
+      );
     return rows.map(({ lineId, lineQuantity, ...book }) => {
       const row = Book.fromDatabaseJson(book);
       return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toBookDto(row) };
@@ -127,7 +131,10 @@ export function createCartService(db: Db) {
     async withdrawnTitle(owner: CartOwner): Promise<string | undefined> {
       const cartId = await findCartId(db, owner);
       if (!cartId) return undefined;
-      const row: { title: string } | undefined = await db('cart_items').join('books', 'books.id', 'cart_items.book_id').where({ 'cart_items.cart_id': cartId, 'books.hidden': true }).first('books.title');
+      const row: { title: string } | undefined = await db('cart_items')
+        .join('books', 'books.id', 'cart_items.book_id')
+        .where({ 'cart_items.cart_id': cartId, 'books.hidden': true })
+        .first('books.title');
       return row?.title;
     },
 

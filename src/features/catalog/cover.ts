@@ -27,7 +27,10 @@ export function coverUrl(name: string, width: number): string {
 }
 
 export function coverImage(book: CoverFields): CoverImage {
-  const widths = (book.coverWidths ?? '').split(',').map(Number).filter((w) => Number.isInteger(w) && w > 0);
+  const widths = (book.coverWidths ?? '')
+    .split(',')
+    .map(Number)
+    .filter((w) => Number.isInteger(w) && w > 0);
   if (!book.coverName || !book.coverWidth || !book.coverHeight || !widths.length) {
     return { src: book.imageUrl ?? PLACEHOLDER_COVER, srcset: null, ...DRAWN_COVER };
   }

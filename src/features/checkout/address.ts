@@ -51,7 +51,11 @@ export function format(street: string, place: ZipPlace): string {
 }
 
 function sameCity(a: string, b: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z]/g, '').replace(/^saint/, 'st');
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z]/g, '')
+      .replace(/^saint/, 'st');
   return norm(a) === norm(b);
 }
 

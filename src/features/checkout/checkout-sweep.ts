@@ -9,7 +9,11 @@ export const SWEEP_INTERVAL_MS = 60_000;
  * canceled, and a paid payment without its order gets one. Returns a stop function that waits
  * for a sweep in progress.
  */
-export function startCheckoutSweep(checkout: Pick<CheckoutService, 'sweep'>, log: Logger, intervalMs = SWEEP_INTERVAL_MS): () => Promise<void> {
+export function startCheckoutSweep(
+  checkout: Pick<CheckoutService, 'sweep'>,
+  log: Logger,
+  intervalMs = SWEEP_INTERVAL_MS,
+): () => Promise<void> {
   let running: Promise<void> | undefined;
   const run = () => {
     if (running) return;

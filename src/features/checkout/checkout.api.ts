@@ -47,12 +47,26 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
 
   router.post('/create-payment-intent-with-customer', requireUser, async (req, res) => {
     const input = parse(intentWithCustomer, req.body);
-    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.totalAmount, clientKey: clientKey(req) }));
+    res.json(
+      await checkout.startPayment({
+        userId: req.session.userId!,
+        shipping: input.shippingInfo,
+        claimedTotalCents: input.totalAmount,
+        clientKey: clientKey(req),
+      }),
+    );
   });
 
   router.post('/create-payment-intent-authenticated', requireUser, async (req, res) => {
     const input = parse(intentAuthenticated, req.body);
-    res.json(await checkout.startPayment({ userId: req.session.userId!, shipping: input.shippingInfo, claimedTotalCents: input.amount, clientKey: clientKey(req) }));
+    res.json(
+      await checkout.startPayment({
+        userId: req.session.userId!,
+        shipping: input.shippingInfo,
+        claimedTotalCents: input.amount,
+        clientKey: clientKey(req),
+      }),
+    );
   });
 
   router.post('/complete-order', requireUser, async (req, res) => {

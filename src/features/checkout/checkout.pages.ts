@@ -14,7 +14,12 @@ import { signInPathFor } from '../../web/return-path.ts';
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
 // GET /order-confirmation           ?orderId=&paymentIntentId= (signed out: to sign-in and back)
-export function checkoutPages(deps: { carts: CartService; accounts: AccountsService; orders: OrdersService; payments: PaymentProvider }): Router {
+export function checkoutPages(deps: {
+  carts: CartService;
+  accounts: AccountsService;
+  orders: OrdersService;
+  payments: PaymentProvider;
+}): Router {
   const router = Router();
 
   const guest = async (req: Request, res: Response) => {
@@ -37,10 +42,17 @@ export function checkoutPages(deps: { carts: CartService; accounts: AccountsServ
     const order = id.success && userId ? await deps.orders.findOrder({ id: id.data, userId }).catch(() => undefined) : undefined;
     if (!order) return res.status(404).render('checkout/confirmation', { title: 'Order Not Found', order: null });
     const providerStatus = order.stripePaymentIntentId
-      ? await deps.payments.retrievePaymentIntent(order.stripePaymentIntentId).then((i) => i.status as string, () => 'stripe_error')
+      ? await deps.payments.retrievePaymentIntent(order.stripePaymentIntentId).then(
+          (i) => i.status as string,
+          () => 'stripe_error',
+        )
       : 'no_payment_intent';
     const status = displayStatus(order.status, providerStatus);
-    res.render('checkout/confirmation', { title: 'Order Confirmed!', order, status: { label: statusLabel(status), tone: statusTone(status) } });
+    res.render('checkout/confirmation', {
+      title: 'Order Confirmed!',
+      order,
+      status: { label: statusLabel(status), tone: statusTone(status) },
+    });
   });
 
   async function renderCheckout(req: Request, res: Response, variant: 'guest' | 'account') {

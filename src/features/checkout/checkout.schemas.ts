@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 const field = (what: string, max: number) =>
-  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`));
+  z.preprocess(
+    (v) => (v === undefined || v === null ? '' : v),
+    z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`),
+  );
 
 /** Address, city and ZIP code (spec section 3, "Shipping info"). */
 export const shippingInfo = z.object({
@@ -15,7 +18,9 @@ export type ShippingInfo = z.infer<typeof shippingInfo>;
 /** POST /api/calculate-totals and /api/validate-address. A userId sent along is ignored. */
 export const addressRequest = shippingInfo;
 
-const dollars = z.union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' }).transform((v) => Math.round(Number(v) * 100));
+const dollars = z
+  .union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' })
+  .transform((v) => Math.round(Number(v) * 100));
 
 export const intentWithCustomer = z.object({
   stripeCustomerId: z.string().max(255).optional(),
@@ -25,7 +30,11 @@ export const intentWithCustomer = z.object({
 
 export const intentAuthenticated = z.object({
   /** The amount the page showed, in cents (the widget's unit). */
-  amount: z.number({ message: 'amount must be a whole number of cents' }).int('amount must be a whole number of cents').nonnegative().optional(),
+  amount: z
+    .number({ message: 'amount must be a whole number of cents' })
+    .int('amount must be a whole number of cents')
+    .nonnegative()
+    .optional(),
   shippingInfo,
 });
 

@@ -26,7 +26,8 @@ export const CHECKOUT_MESSAGES = {
   notPaid: 'This payment has not gone through yet.',
   amountMismatch: 'This payment does not match the order. Please contact support.',
   soldOut: (title: string) => `Sorry, "${title}" has just sold out. Please update your cart and try again.`,
-  tooManyOfTitle: (title: string) => `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
+  tooManyOfTitle: (title: string) =>
+    `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
   tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
   tooManyCheckouts: 'Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.',
   refunded: (title: string) =>
@@ -104,14 +105,25 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
      * Creates the payment intent for the signed-in customer's cart, with the amount the server
      * computes, and holds the copies. A total the browser claims must match it.
      */
-    async startPayment({ userId, shipping, claimedTotalCents, clientKey }: { userId: number; shipping: ShippingInfo; claimedTotalCents?: number | undefined; clientKey: string }): Promise<PaymentStart> {
+    async startPayment({
+      userId,
+      shipping,
+      claimedTotalCents,
+      clientKey,
+    }: {
+      userId: number;
+      shipping: ShippingInfo;
+      claimedTotalCents?: number | undefined;
+      clientKey: string;
+    }): Promise<PaymentStart> {
       await releaseHolds(db, { expiredBy: new Date() });
       const quote = await quoteCart(carts, { userId }, shipping);
       if (claimedTotalCents !== undefined && claimedTotalCents !== quote.totals.total) throw new Conflict(CHECKOUT_MESSAGES.totalChanged);
       checkOrderSize(quote.lines);
       // One checkout at a time per customer: the earlier one's copies go back before new ones are held.
       for (const earlier of await Checkout.query(db).where({ userId }).whereIn('status', ['open', 'failed'])) await abandon(earlier);
-      if ((await openCheckoutsFrom(db, clientKey)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS) throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
+      if ((await openCheckoutsFrom(db, clientKey)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
+        throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
       const customerId = await paymentCustomer(userId);
       const intent = await payments.createPaymentIntent({
         amountCents: quote.totals.total,
@@ -142,7 +154,9 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
         });
       } catch (err) {
         if (!(err instanceof SoldOut)) throw err;
-        await payments.cancelPaymentIntent(intent.id, `cancel-${intent.id}`).catch((cancelErr: unknown) => log.warn({ err: cancelErr }, 'could not cancel intent'));
+        await payments
+          .cancelPaymentIntent(intent.id, `cancel-${intent.id}`)
+          .catch((cancelErr: unknown) => log.warn({ err: cancelErr }, 'could not cancel intent'));
         throw new Conflict(CHECKOUT_MESSAGES.soldOut(err.title));
       }
       return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amountCents };
@@ -175,7 +189,8 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       if (event.type === 'payment_intent.succeeded') {
         await this.completeOrder({ paymentIntentId: event.paymentIntentId }).catch((err: unknown) => {
           if (err instanceof NotFound) return log.warn({ paymentIntentId: event.paymentIntentId }, 'payment for an unknown checkout');
-          if (err instanceof Conflict) return log.warn({ paymentIntentId: event.paymentIntentId, err: err.message }, 'payment could not become an order');
+          if (err instanceof Conflict)
+            return log.warn({ paymentIntentId: event.paymentIntentId, err: err.message }, 'payment could not become an order');
           throw err;
         });
       } else if (event.type === 'payment_intent.payment_failed') {
@@ -237,6 +252,8 @@ function checkOrderSize(lines: CheckoutLine[]): void {
 
 /** Checkouts still holding copies that were started from one address. */
 async function openCheckoutsFrom(db: Db, clientKey: string): Promise<number> {
-  const row = (await Checkout.query(db).where({ clientKey, status: 'open' }).count({ n: '*' }).first()) as unknown as { n: number | string };
+  const row = (await Checkout.query(db).where({ clientKey, status: 'open' }).count({ n: '*' }).first()) as unknown as {
+    n: number | string;
+  };
   return Number(row.n);
 }

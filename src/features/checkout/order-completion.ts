@@ -49,7 +49,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         const order = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
         return { kind: 'order', orderId: order!.id };
       }
-      if (checkout.status === 'refunding' || checkout.status === 'refunded') return { kind: 'refund', title: checkout.soldOutTitle ?? 'A book' };
+      if (checkout.status === 'refunding' || checkout.status === 'refunded')
+        return { kind: 'refund', title: checkout.soldOutTitle ?? 'A book' };
       try {
         // A savepoint: a sold-out line undoes the lines sold before it, and the lock stays held.
         return { kind: 'order', orderId: await trx.transaction((inner) => createOrder(inner, checkout)) };
@@ -83,7 +84,13 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       estimatedDelivery: estimatedDelivery(new Date()),
     });
     for (const line of lines) {
-      await OrderItem.query(trx).insert({ orderId: order.id, bookId: line.bookId, title: line.title, quantity: line.quantity, price: line.priceCents });
+      await OrderItem.query(trx).insert({
+        orderId: order.id,
+        bookId: line.bookId,
+        title: line.title,
+        quantity: line.quantity,
+        price: line.priceCents,
+      });
     }
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
@@ -130,7 +137,12 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       await mailer.enqueue(trx, {
         to: user.email,
         template: 'order-refunded',
-        data: { firstName: user.firstName, orderId: checkout.paymentIntentId, total: toDecimal(checkout.total), reason: `"${title}" sold out before your payment completed.` },
+        data: {
+          firstName: user.firstName,
+          orderId: checkout.paymentIntentId,
+          total: toDecimal(checkout.total),
+          reason: `"${title}" sold out before your payment completed.`,
+        },
         dedupeKey: `order-refunded:${checkout.paymentIntentId}`,
       });
       log.warn({ paymentIntentId: checkout.paymentIntentId, title }, 'paid order could not be filled; refunded');

@@ -22,9 +22,13 @@ export async function quoteCart(carts: CartService, owner: CartOwner, shipping: 
   // A book taken off sale after it was added: the shop no longer sells it, to anyone.
   const withdrawn = await carts.withdrawnTitle(owner);
   if (withdrawn) throw new NotFound(withdrawnMessage(withdrawn));
-  const lines = items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity, priceCents: item.book.priceCents }));
+  const lines = items.map((item) => ({
+    bookId: item.bookId,
+    title: item.book.title,
+    quantity: item.quantity,
+    priceCents: item.book.priceCents,
+  }));
   const subtotal = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
   const state = lookupZip(shipping.zipCode)?.state ?? null;
   return { lines, totals: orderTotals(subtotal, state), state };
 }
-

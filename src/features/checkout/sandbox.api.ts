@@ -15,7 +15,12 @@ import type { CheckoutService } from './checkout.service.ts';
 // POST /api/sandbox/authenticate    {paymentIntentId, clientSecret, succeed}  (3D Secure)
 
 const secretFields = { paymentIntentId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(128) };
-const confirmInput = z.object({ ...secretFields, cardNumber: z.string().max(40).default(''), expiry: z.string().max(10).default(''), cvc: z.string().max(10).default('') });
+const confirmInput = z.object({
+  ...secretFields,
+  cardNumber: z.string().max(40).default(''),
+  expiry: z.string().max(10).default(''),
+  cvc: z.string().max(10).default(''),
+});
 const authenticateInput = z.object({ ...secretFields, succeed: z.boolean({ message: 'succeed must be true or false' }) });
 
 export function sandboxApi(sandbox: SandboxProvider, checkout: CheckoutService, db: Db): Router {
@@ -37,13 +42,27 @@ export function sandboxApi(sandbox: SandboxProvider, checkout: CheckoutService, 
   router.post('/sandbox/confirm', async (req, res) => {
     const input = parse(confirmInput, req.body);
     await ownIntent(req.session.userId!, input.paymentIntentId);
-    res.json(await answer(await sandbox.confirmCard({ id: input.paymentIntentId, clientSecret: input.clientSecret, cardNumber: input.cardNumber, expiry: input.expiry, cvc: input.cvc })));
+    res.json(
+      await answer(
+        await sandbox.confirmCard({
+          id: input.paymentIntentId,
+          clientSecret: input.clientSecret,
+          cardNumber: input.cardNumber,
+          expiry: input.expiry,
+          cvc: input.cvc,
+        }),
+      ),
+    );
   });
 
   router.post('/sandbox/authenticate', async (req, res) => {
     const input = parse(authenticateInput, req.body);
     await ownIntent(req.session.userId!, input.paymentIntentId);
-    res.json(await answer(await sandbox.completeAuthentication({ id: input.paymentIntentId, clientSecret: input.clientSecret, succeed: input.succeed })));
+    res.json(
+      await answer(
+        await sandbox.completeAuthentication({ id: input.paymentIntentId, clientSecret: input.clientSecret, succeed: input.succeed }),
+      ),
+    );
   });
 
   return router;

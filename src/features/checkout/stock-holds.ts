@@ -21,7 +21,10 @@ export class SoldOut extends Error {
 /** Takes one copy count out of stock, only if that many are there. */
 async function takeStock(trx: Trx, bookId: number, quantity: number): Promise<boolean> {
   // A book hidden since the cart was priced is not sold either.
-  const changed = await trx('books').where({ id: bookId, hidden: false }).andWhere('inStock', '>=', quantity).decrement('inStock', quantity);
+  const changed = await trx('books')
+    .where({ id: bookId, hidden: false })
+    .andWhere('inStock', '>=', quantity)
+    .decrement('inStock', quantity);
   if (changed === 1) await bumpCatalogueVersion(trx);
   return changed === 1;
 }

@@ -32,7 +32,11 @@ export function contactPages(contact: ContactService): Router {
       await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
     } catch (err) {
       if (isClientError(err)) {
-        res.status(err.status).render('contact/form', { title: 'Contact', values: bodyFields(req.body), flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' } });
+        res.status(err.status).render('contact/form', {
+          title: 'Contact',
+          values: bodyFields(req.body),
+          flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' },
+        });
         return;
       }
       // The parent's words are still in the request: give them back with the form rather than
@@ -40,7 +44,11 @@ export function contactPages(contact: ContactService): Router {
       const status = isServiceUnavailable(err) ? 503 : 500;
       req.log.error({ err }, 'contact message not saved');
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.status(status).render('contact/form', { title: 'Contact', values: bodyFields(req.body), flash: { ...CONTACT_MESSAGES.failed, variant: 'error' } });
+      res.status(status).render('contact/form', {
+        title: 'Contact',
+        values: bodyFields(req.body),
+        flash: { ...CONTACT_MESSAGES.failed, variant: 'error' },
+      });
       return;
     }
     req.session.flash = {

@@ -5,18 +5,21 @@ export const CONTACT_MESSAGES = {
   incomplete: { title: 'Please Complete All Fields', text: 'All fields are required to submit your contact request.' },
   badEmail: { title: 'Invalid Email Address', text: 'Please enter a valid email address.' },
   failed: { title: 'Failed to Send Message', text: 'There was an error sending your message. Please try again.' },
-  tooMany: { title: 'Please Try Again Later', text: 'Too many messages from your network. Please wait an hour and try again, or write to us by email.' },
+  tooMany: {
+    title: 'Please Try Again Later',
+    text: 'Too many messages from your network. Please wait an hour and try again, or write to us by email.',
+  },
 } as const;
 
 /** Messages taken per client address and per session each hour (each one mails an acknowledgement). */
 export const CONTACT_LIMITS = { perClient: 10, perSession: 3, windowMs: 60 * 60_000 } as const;
 
 const required = (max: number) =>
-  z.string({ message: CONTACT_MESSAGES.incomplete.text })
+  z
+    .string({ message: CONTACT_MESSAGES.incomplete.text })
     .trim()
     .min(1, CONTACT_MESSAGES.incomplete.text)
     .max(max, `Please keep this field under ${max} characters.`);
-
 
 export const contactMessage = z.object({
   firstName: required(100),

@@ -7,7 +7,17 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { ShopNotifications } from '../mail/shop-notifications.ts';
 import { CONTACT_LIMITS, CONTACT_MESSAGES, type ContactInput } from './contact.schemas.ts';
 
-export function createContactService({ db, mailer, limits, notify }: { db: Db; mailer: Mailer; limits: Limits; notify: ShopNotifications }) {
+export function createContactService({
+  db,
+  mailer,
+  limits,
+  notify,
+}: {
+  db: Db;
+  mailer: Mailer;
+  limits: Limits;
+  notify: ShopNotifications;
+}) {
   const byClient = limits('contact-client', { points: CONTACT_LIMITS.perClient, windowMs: CONTACT_LIMITS.windowMs });
   const bySession = limits('contact-session', { points: CONTACT_LIMITS.perSession, windowMs: CONTACT_LIMITS.windowMs });
 
@@ -22,9 +32,20 @@ export function createContactService({ db, mailer, limits, notify }: { db: Db; m
         throw new TooManyRequests(CONTACT_MESSAGES.tooMany.text);
       }
       const saved = await db.transaction(async (trx) => {
-        const message = await ContactMessage.query(trx).insert({ ...input, currentMember: input.currentMember === 'yes', createdAt: new Date() });
+        const message = await ContactMessage.query(trx).insert({
+          ...input,
+          currentMember: input.currentMember === 'yes',
+          createdAt: new Date(),
+        });
         await mailer.enqueue(trx, { to: input.email, template: 'contact-received', data: { firstName: greetingName(input.firstName) } });
-        await notify.newMessage(trx, { firstName: input.firstName, lastName: input.lastName, email: input.email, member: message.currentMember, subject: input.subject, message: input.description });
+        await notify.newMessage(trx, {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          member: message.currentMember,
+          subject: input.subject,
+          message: input.description,
+        });
         return message;
       });
       mailer.kick();

@@ -50,8 +50,23 @@ export interface MailData {
   'order-canceled': { firstName: string; orderId: number; refunded: Decimal };
   'order-partial-refund': { firstName: string; orderId: number; amount: Decimal; reason: string; refundedTotal: Decimal };
   'contact-received': { firstName: string };
-  'shop-new-order': MailAddress & { orderId: number; customerName: string; customerEmail: string; items: MailLine[]; total: Decimal; adminUrl: string };
-  'shop-new-message': { fromName: string; fromEmail: string; member: boolean; messageSubject: string; message: string; urgent: boolean; inboxUrl: string };
+  'shop-new-order': MailAddress & {
+    orderId: number;
+    customerName: string;
+    customerEmail: string;
+    items: MailLine[];
+    total: Decimal;
+    adminUrl: string;
+  };
+  'shop-new-message': {
+    fromName: string;
+    fromEmail: string;
+    member: boolean;
+    messageSubject: string;
+    message: string;
+    urgent: boolean;
+    inboxUrl: string;
+  };
 }
 
 export type MailTemplate = keyof MailData;

@@ -55,12 +55,7 @@ interface OutboxRow {
 
 type SendFn = (message: nodemailer.SendMailOptions, row: OutboxRow) => Promise<void>;
 
-export function createMailer(deps: {
-  db: Knex;
-  config: Config;
-  log: Logger;
-  transport?: nodemailer.Transporter;
-}): Mailer {
+export function createMailer(deps: { db: Knex; config: Config; log: Logger; transport?: nodemailer.Transporter }): Mailer {
   const { db, config, log } = deps;
   const renderer = createMailRenderer({
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
@@ -241,7 +236,11 @@ function chooseTransport(deps: { config: Config; log: Logger; transport?: nodema
   }
   if (deps.config.SMTP_URL) {
     const transport = nodemailer.createTransport(deps.config.SMTP_URL);
-    return { send: async (message) => void (await transport.sendMail(message)), close: () => transport.close(), verify: () => transport.verify() };
+    return {
+      send: async (message) => void (await transport.sendMail(message)),
+      close: () => transport.close(),
+      verify: () => transport.verify(),
+    };
   }
   // No SMTP: each message becomes an .eml file under DATA_DIR/mail, readable by any mail program.
   const dir = path.join(deps.config.dataDir, 'mail');

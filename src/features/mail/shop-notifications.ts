@@ -23,7 +23,15 @@ export interface NewMessageNotice {
  * Mail to the publisher (SHOP_NOTIFY_EMAIL) about a new paid order or contact message,
  * written to the outbox in the caller's transaction. Without an address nothing is sent.
  */
-export function createShopNotifications({ mailer, notifyEmail, publicUrl }: { mailer: Mailer; notifyEmail: string | undefined; publicUrl: string }) {
+export function createShopNotifications({
+  mailer,
+  notifyEmail,
+  publicUrl,
+}: {
+  mailer: Mailer;
+  notifyEmail: string | undefined;
+  publicUrl: string;
+}) {
   return {
     async newOrder(trx: Knex.Transaction, notice: NewOrderNotice): Promise<void> {
       if (!notifyEmail) return;

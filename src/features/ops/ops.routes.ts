@@ -27,7 +27,10 @@ export function healthRoutes(probes: ReadinessProbe[]): Router {
       }),
     );
     const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
   });
 
   return router;
@@ -41,16 +44,39 @@ export function crawlerRoutes(catalog: CatalogService, publicUrl: string): Route
   router.get('/robots.txt', (_req, res) => {
     // The guest checkout stays crawlable: without a cart a crawler sees only 'Return to Books',
     // and a page barred from indexing fails the SEO audit the shop is held to.
-    res.type('text/plain').send(
-      ['User-agent: *', 'Disallow: /dashboard', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /authcheckout', 'Disallow: /order-confirmation', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n'),
-    );
+    res
+      .type('text/plain')
+      .send(
+        [
+          'User-agent: *',
+          'Disallow: /dashboard',
+          'Disallow: /admin',
+          'Disallow: /api/',
+          'Disallow: /authcheckout',
+          'Disallow: /order-confirmation',
+          '',
+          `Sitemap: ${publicUrl}/sitemap.xml`,
+          '',
+        ].join('\n'),
+      );
   });
 
   router.get('/sitemap.xml', async (_req, res) => {
     const books = await catalog.listBooks();
-    const paths = ['/', '/books', '/about', '/contact', '/termsofuse', '/copyrighttrademark', '/privacy', ...books.map((b) => `/books/${b.id}`)];
+    const paths = [
+      '/',
+      '/books',
+      '/about',
+      '/contact',
+      '/termsofuse',
+      '/copyrighttrademark',
+      '/privacy',
+      ...books.map((b) => `/books/${b.id}`),
+    ];
     const urls = paths.map((p) => `  <url><loc>${escapeXml(publicUrl + p)}</loc></url>`).join('\n');
-    res.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+    res
+      .type('application/xml')
+      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
   });
 
   return router;

@@ -5,7 +5,18 @@
 
 export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
 
-const KNOWN = ['succeeded', 'processing', 'requires_payment_method', 'requires_confirmation', 'requires_action', 'canceled', 'failed', 'delivered', 'shipped', 'pending'];
+const KNOWN = [
+  'succeeded',
+  'processing',
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'canceled',
+  'failed',
+  'delivered',
+  'shipped',
+  'pending',
+];
 
 const FULFILMENT = ['shipped', 'delivered', 'canceled'];
 

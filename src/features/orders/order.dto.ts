@@ -29,7 +29,13 @@ export interface OrderDto {
 export type OrderBreakdown = DecimalTotals;
 
 export function toBreakdown(order: Order): OrderBreakdown {
-  return decimalTotals({ subtotal: order.subtotal, shipping: order.shipping, handling: order.handling, tax: order.tax, total: order.totalAmount });
+  return decimalTotals({
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    handling: order.handling,
+    tax: order.tax,
+    total: order.totalAmount,
+  });
 }
 
 export function toOrderDto(order: Order): OrderDto {

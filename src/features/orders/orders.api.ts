@@ -25,7 +25,9 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
   });
 
   router.get('/orders/by-payment-intent/:paymentIntentId', async (req, res) => {
-    res.json(await orders.findOrderByPayment({ paymentIntentId: parse(paymentIntentId, req.params.paymentIntentId), userId: req.session.userId! }));
+    res.json(
+      await orders.findOrderByPayment({ paymentIntentId: parse(paymentIntentId, req.params.paymentIntentId), userId: req.session.userId! }),
+    );
   });
 
   router.get('/orders/:id/breakdown', async (req, res) => {

@@ -6,13 +6,7 @@ import { HttpError } from '../../web/errors.ts';
 
 /** Stripe's PaymentIntent statuses, which the sandbox uses too. */
 export type PaymentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'canceled'
-  | 'succeeded';
+  'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded';
 
 export interface PaymentIntent {
   id: string;

@@ -31,8 +31,7 @@ export const SANDBOX_MESSAGES = {
   expired: 'Your card has expired.',
   incorrectCvc: "Your card's security code is incorrect.",
   declined: 'Your card was declined.',
-  authenticationFailed:
-    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+  authenticationFailed: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 } as const;
 
 export interface ConfirmCard {
@@ -107,12 +106,7 @@ export function createSandboxProvider(db: Db): SandboxProvider {
    * Moves an intent on only if it is still in the status this caller read: of two racing
    * confirmations exactly one changes anything. The loser gets whatever the winner left.
    */
-  async function transition(
-    row: IntentRow,
-    from: PaymentStatus,
-    to: PaymentStatus,
-    lastError: string | null,
-  ): Promise<PaymentIntent> {
+  async function transition(row: IntentRow, from: PaymentStatus, to: PaymentStatus, lastError: string | null): Promise<PaymentIntent> {
     await db(INTENTS).where({ id: row.id, status: from }).update({ status: to, lastError });
     return toPaymentIntent(await intentOrThrow(row.id));
   }
@@ -192,14 +186,19 @@ export function createSandboxProvider(db: Db): SandboxProvider {
         if (intent.status !== 'succeeded') {
           throw new PaymentError('This PaymentIntent does not have a successful charge to refund.', 409);
         }
-        const earlier = (await trx(REFUNDS).where({ paymentIntentId }).sum({ total: 'amountCents' }).first()) as { total: number | string | null };
+        const earlier = (await trx(REFUNDS).where({ paymentIntentId }).sum({ total: 'amountCents' }).first()) as {
+          total: number | string | null;
+        };
         const left = Number(intent.amountCents) - Number(earlier.total ?? 0);
         if (left <= 0) throw new PaymentError(`Charge for ${paymentIntentId} has already been refunded.`, 400);
         const amount = amountCents ?? left;
         if (!Number.isInteger(amount) || amount <= 0) throw new PaymentError('Refund amount must be a positive number of cents.', 400);
         // Stripe's wording for a refund larger than what remains on the charge.
         if (amount > left) {
-          throw new PaymentError(`Refund amount (${formatUsd(amount)}) is greater than unrefunded amount on charge (${formatUsd(left)})`, 400);
+          throw new PaymentError(
+            `Refund amount (${formatUsd(amount)}) is greater than unrefunded amount on charge (${formatUsd(left)})`,
+            400,
+          );
         }
         const id = newId('re_sbx_');
         await trx(REFUNDS).insert({ id, paymentIntentId, amountCents: amount, idempotencyKey, createdAt: new Date() });
@@ -314,9 +313,7 @@ function sortKeys(record: Record<string, string>): [string, string][] {
 
 /** Like Stripe: a key reused for a different request is a programming error, not the customer's. */
 function idempotencyMismatch(key: string): Error {
-  return new Error(
-    `Keys for idempotent requests can only be used with the same parameters they were first used with (key ${key})`,
-  );
+  return new Error(`Keys for idempotent requests can only be used with the same parameters they were first used with (key ${key})`);
 }
 
 function toPaymentIntent(row: IntentRow): PaymentIntent {

@@ -1,13 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import { fromStripeError } from './stripe-errors.ts';
-import {
-  WebhookVerificationError,
-  type PaymentEvent,
-  type PaymentIntent,
-  type PaymentProvider,
-  type PaymentStatus,
-} from './provider.ts';
+import { WebhookVerificationError, type PaymentEvent, type PaymentIntent, type PaymentProvider, type PaymentStatus } from './provider.ts';
 
 export type StripeProviderConfig = Pick<
   Config,

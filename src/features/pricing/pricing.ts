@@ -54,7 +54,13 @@ export interface Totals {
 export type DecimalTotals = Record<keyof Totals, string>;
 
 export function decimalTotals(totals: Totals): DecimalTotals {
-  return { subtotal: toDecimal(totals.subtotal), shipping: toDecimal(totals.shipping), handling: toDecimal(totals.handling), tax: toDecimal(totals.tax), total: toDecimal(totals.total) };
+  return {
+    subtotal: toDecimal(totals.subtotal),
+    shipping: toDecimal(totals.shipping),
+    handling: toDecimal(totals.handling),
+    tax: toDecimal(totals.tax),
+    total: toDecimal(totals.total),
+  };
 }
 
 export function orderTotals(subtotal: Cents, state: string | null | undefined): Totals {

@@ -20,9 +20,7 @@ export function sitePages(catalog: CatalogService): Router {
 
   router.get('/about', (_req, res) => res.render('pages/about', { title: 'About Us' }));
   router.get('/termsofuse', (_req, res) => res.render('legal/termsofuse', { title: 'Terms of Use' }));
-  router.get('/copyrighttrademark', (_req, res) =>
-    res.render('legal/copyrighttrademark', { title: 'Copyright and Trademark Policy' }),
-  );
+  router.get('/copyrighttrademark', (_req, res) => res.render('legal/copyrighttrademark', { title: 'Copyright and Trademark Policy' }));
   router.get('/privacy', (_req, res) => res.render('legal/privacy', { title: 'Privacy Policy' }));
 
   return router;

@@ -12,7 +12,9 @@ const browser = () => new ApiBrowser(shop.browser());
 
 async function registered() {
   const parent = newParent();
-  await browser().signUp(parent).then((r) => expect(r.status).toBe(201));
+  await browser()
+    .signUp(parent)
+    .then((r) => expect(r.status).toBe(201));
   return parent;
 }
 
@@ -22,7 +24,14 @@ describe('sign-up', () => {
     const parent = newParent({ lastName: '' });
     const res = await b.signUp(parent);
     expect(res.status).toBe(201);
-    expect(res.body.user).toEqual({ id: expect.any(Number), email: parent.email, firstName: 'Amara', lastName: '', createdAt: expect.any(String), isAuthenticated: true });
+    expect(res.body.user).toEqual({
+      id: expect.any(Number),
+      email: parent.email,
+      firstName: 'Amara',
+      lastName: '',
+      createdAt: expect.any(String),
+      isAuthenticated: true,
+    });
     const me = await b.get('/api/auth/user').expect(200);
     expect(me.body.firstName).toBe('Amara');
     expect((await b.get('/api/session')).body).toMatchObject({ isAuthenticated: true, userId: res.body.user.id });
@@ -120,7 +129,9 @@ describe('profile and password', () => {
   it("requires a first name ('First name is required.') and a signed-in parent", async () => {
     const b = browser();
     await b.signUp(newParent());
-    expect((await b.send('put', '/api/auth/profile', { firstName: ' ', lastName: 'X' })).body).toEqual({ message: 'First name is required.' });
+    expect((await b.send('put', '/api/auth/profile', { firstName: ' ', lastName: 'X' })).body).toEqual({
+      message: 'First name is required.',
+    });
     expect((await browser().send('put', '/api/auth/profile', { firstName: 'A', lastName: 'B' })).status).toBe(401);
   });
 
@@ -131,8 +142,18 @@ describe('profile and password', () => {
     const wrong = await b.send('put', '/api/auth/password', { currentPassword: 'nope-nope', newPassword: 'brand-new-99' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toBe('Your current password is not correct.');
-    expect((await b.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: '123' })).body.message).toBe('Password must be at least 6 characters long');
-    expect((await b.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'brand-new-99', confirmPassword: 'brand-new-98' })).body.message).toBe('New passwords do not match.');
+    expect((await b.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: '123' })).body.message).toBe(
+      'Password must be at least 6 characters long',
+    );
+    expect(
+      (
+        await b.send('put', '/api/auth/password', {
+          currentPassword: parent.password,
+          newPassword: 'brand-new-99',
+          confirmPassword: 'brand-new-98',
+        })
+      ).body.message,
+    ).toBe('New passwords do not match.');
     const ok = await b.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'brand-new-99' });
     expect(ok.body).toEqual({ message: 'Password Changed' });
     expect((await browser().signIn(parent.email, parent.password)).status).toBe(401);
@@ -162,13 +183,30 @@ describe('GET /api/orders', () => {
     const mine = browser();
     const me = (await mine.signUp(newParent())).body.user;
     const other = (await browser().signUp(newParent())).body.user;
-    const order = (userId: number) => ({ userId, status: 'succeeded', subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '1.10', totalAmount: '28.58', shippingAddress: '1 Elm St', city: 'Portland', zipCode: '97205' });
+    const order = (userId: number) => ({
+      userId,
+      status: 'succeeded',
+      subtotal: '16.99',
+      shipping: '7.99',
+      handling: '2.50',
+      tax: '1.10',
+      totalAmount: '28.58',
+      shippingAddress: '1 Elm St',
+      city: 'Portland',
+      zipCode: '97205',
+    });
     const [myOrder] = await shop.db('orders').insert(order(me.id));
     await shop.db('orders').insert(order(other.id));
     await shop.db('orderItems').insert({ orderId: Number(myOrder), bookId: 1, title: 'Pip', quantity: 1, price: '16.99' });
     const res = await mine.get('/api/orders').expect(200);
     expect(res.body).toHaveLength(1);
-    expect(res.body[0]).toMatchObject({ id: Number(myOrder), status: 'succeeded', totalAmount: '28.58', items: [{ quantity: 1, price: '16.99', book: { title: expect.any(String) } }], breakdown: { subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '1.10', total: '28.58' } });
+    expect(res.body[0]).toMatchObject({
+      id: Number(myOrder),
+      status: 'succeeded',
+      totalAmount: '28.58',
+      items: [{ quantity: 1, price: '16.99', book: { title: expect.any(String) } }],
+      breakdown: { subtotal: '16.99', shipping: '7.99', handling: '2.50', tax: '1.10', total: '28.58' },
+    });
   });
 });
 
@@ -185,7 +223,10 @@ describe('the cart across sign-in', () => {
     await phone.send('post', '/api/cart', { bookId: 3, quantity: 1 });
     expect((await phone.signIn(parent.email, parent.password)).status).toBe(200);
     const merged = (await phone.get('/api/cart')).body.map((l: { bookId: number; quantity: number }) => [l.bookId, l.quantity]);
-    expect(merged.sort()).toEqual([[1, 3], [3, 1]]);
+    expect(merged.sort()).toEqual([
+      [1, 3],
+      [3, 1],
+    ]);
 
     const laptop = browser();
     await laptop.signIn(parent.email, parent.password);

@@ -12,7 +12,10 @@ afterAll(() => shop.close());
 /** Fills and posts a form the way a browser with JavaScript off does. */
 async function submit(agent: supertest.Agent, pagePath: string, action: string, fields: Record<string, string>) {
   const page = await agent.get(pagePath);
-  return agent.post(action).type('form').send({ _csrf: formToken(page.text), ...fields });
+  return agent
+    .post(action)
+    .type('form')
+    .send({ _csrf: formToken(page.text), ...fields });
 }
 
 async function signedUp(agent = shop.browser()) {
@@ -57,7 +60,11 @@ describe('/login', () => {
   });
 
   it("shows 'Signup Failed' with the rule that was broken", async () => {
-    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', { ...newParent(), password: 'abcdef', confirmPassword: 'abcdeg' });
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', {
+      ...newParent(),
+      password: 'abcdef',
+      confirmPassword: 'abcdeg',
+    });
     expect(res.status).toBe(400);
     expect(res.text).toContain('Signup Failed');
     expect(res.text).toContain('Passwords do not match');
@@ -132,11 +139,19 @@ describe('/dashboard', () => {
 
   it('changes the password from Settings', async () => {
     const { agent, parent } = await signedUp();
-    const bad = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', { currentPassword: parent.password, newPassword: 'abcdefg', confirmPassword: 'abcdefh' });
+    const bad = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', {
+      currentPassword: parent.password,
+      newPassword: 'abcdefg',
+      confirmPassword: 'abcdefh',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('New passwords do not match.');
     expect(bad.text).toContain('Password Change Failed');
-    const ok = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', { currentPassword: parent.password, newPassword: 'abcdefg', confirmPassword: 'abcdefg' });
+    const ok = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', {
+      currentPassword: parent.password,
+      newPassword: 'abcdefg',
+      confirmPassword: 'abcdefg',
+    });
     expect(ok.status).toBe(303);
     expect((await agent.get('/dashboard?tab=settings')).text).toContain('Password Changed');
   });
@@ -144,12 +159,25 @@ describe('/dashboard', () => {
   it('lists orders with their status colour and a breakdown that opens without another request', async () => {
     const { agent, parent } = await signedUp();
     const user = await shop.db('users').where({ email: parent.email }).first();
-    const [orderId] = await shop.db('orders').insert({ userId: user.id, status: 'shipped', subtotal: '29.99', shipping: '4.99', handling: '2.50', tax: '1.95', totalAmount: '39.43', shippingAddress: '9 Oak Ave', city: 'Austin', zipCode: '78701' });
+    const [orderId] = await shop.db('orders').insert({
+      userId: user.id,
+      status: 'shipped',
+      subtotal: '29.99',
+      shipping: '4.99',
+      handling: '2.50',
+      tax: '1.95',
+      totalAmount: '39.43',
+      shippingAddress: '9 Oak Ave',
+      city: 'Austin',
+      zipCode: '78701',
+    });
     await shop.db('orderItems').insert({ orderId: Number(orderId), bookId: 8, title: 'Bramble', quantity: 1, price: '29.99' });
     const res = await agent.get('/dashboard?tab=orders').expect(200);
     expect(res.text).toContain(`Order #${Number(orderId)}`);
     expect(res.text).toContain('<span class="status status-blue">Shipped</span>');
-    expect(res.text).toMatch(/<details class="breakdown">[\s\S]*Subtotal<\/dt><dd>\$29\.99[\s\S]*Shipping<\/dt><dd>\$4\.99[\s\S]*Handling<\/dt><dd>\$2\.50[\s\S]*Tax<\/dt><dd>\$1\.95[\s\S]*Total<\/dt><dd><strong>\$39\.43/);
+    expect(res.text).toMatch(
+      /<details class="breakdown">[\s\S]*Subtotal<\/dt><dd>\$29\.99[\s\S]*Shipping<\/dt><dd>\$4\.99[\s\S]*Handling<\/dt><dd>\$2\.50[\s\S]*Tax<\/dt><dd>\$1\.95[\s\S]*Total<\/dt><dd><strong>\$39\.43/,
+    );
   });
 
   it('logs out back to the home page', async () => {

@@ -88,7 +88,9 @@ describe('a concurrent brute force', () => {
     const address = freshAddress();
     const answers = await Promise.all(
       Array.from({ length: BURST }, (_, i) =>
-        postJson(server.url, '/api/auth/login', { email: victims[i % victims.length]!.email, password: `wrong-${i}` }, session, { 'x-forwarded-for': address }),
+        postJson(server.url, '/api/auth/login', { email: victims[i % victims.length]!.email, password: `wrong-${i}` }, session, {
+          'x-forwarded-for': address,
+        }),
       ),
     );
     expect(verified.count).toBeLessThanOrEqual(ADDRESS_LIMIT);
@@ -102,7 +104,9 @@ describe('a concurrent brute force', () => {
     // Rounds of five failures each, all at once, from different addresses.
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        postJson(server.url, '/api/auth/login', { email: victim.email, password: `nope-${i}` }, session, { 'x-forwarded-for': freshAddress() }),
+        postJson(server.url, '/api/auth/login', { email: victim.email, password: `nope-${i}` }, session, {
+          'x-forwarded-for': freshAddress(),
+        }),
       ),
     );
     expect(await temporaryPasswordMails(victim.email)).toBe(1);

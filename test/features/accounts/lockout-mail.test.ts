@@ -11,7 +11,11 @@ const WINDOW_MS = 2000;
 let shop: TestShop;
 let server: Listening;
 beforeAll(async () => {
-  shop = await buildTestShop({ seed: false, env: { TRUST_PROXY: '1' }, limits: { ...TEST_LIMITS, 'login-account': { points: 5, windowMs: WINDOW_MS } } });
+  shop = await buildTestShop({
+    seed: false,
+    env: { TRUST_PROXY: '1' },
+    limits: { ...TEST_LIMITS, 'login-account': { points: 5, windowMs: WINDOW_MS } },
+  });
   server = await listen(shop.app);
 });
 afterAll(async () => {
@@ -27,7 +31,10 @@ describe('a second lockout within 30 minutes', () => {
     const parent = newParent();
     expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
     const session = await openSession(server.url);
-    const guess = (i: number) => postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, { 'x-forwarded-for': freshAddress() });
+    const guess = (i: number) =>
+      postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, {
+        'x-forwarded-for': freshAddress(),
+      });
 
     // Five failures at once, well inside one window however slow the hashing is.
     await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));

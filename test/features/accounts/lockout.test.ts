@@ -23,7 +23,7 @@ function browserFrom(ip = `10.0.0.${++address}`) {
   const send = b.send.bind(b);
   b.send = (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
+    b.agent[method] = (url: string) => original(url).set('x-forwarded-for', ip);
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });
@@ -43,7 +43,9 @@ function mailTo(email: string) {
 }
 
 function temporaryPasswordIn(raw: string): string {
-  const match = /temporary password[^A-Za-z0-9]*?:?\s*([A-HJ-NP-Za-km-z2-9]{12})\b/i.exec(raw) ?? /\b([A-HJ-NP-Za-km-z2-9]{12})\b/.exec(raw.split('\r\n\r\n').slice(1).join('\n'));
+  const match =
+    /temporary password[^A-Za-z0-9]*?:?\s*([A-HJ-NP-Za-km-z2-9]{12})\b/i.exec(raw) ??
+    /\b([A-HJ-NP-Za-km-z2-9]{12})\b/.exec(raw.split('\r\n\r\n').slice(1).join('\n'));
   if (!match?.[1]) throw new Error('no temporary password in the message');
   return match[1];
 }
@@ -147,7 +149,14 @@ describe('password reset by link', () => {
     const form = await b.get(path).expect(200);
     expect(form.text).toContain('Choose a new password');
     await b.refreshToken();
-    const done = await b.agent.post(path).type('form').send({ _csrf: /name="_csrf" value="([^"]+)"/.exec(form.text)![1], newPassword: 'moonlit-path-3', confirmPassword: 'moonlit-path-3' });
+    const done = await b.agent
+      .post(path)
+      .type('form')
+      .send({
+        _csrf: /name="_csrf" value="([^"]+)"/.exec(form.text)![1],
+        newPassword: 'moonlit-path-3',
+        confirmPassword: 'moonlit-path-3',
+      });
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe('/dashboard');
     expect((await browserFrom().signIn(parent.email, 'moonlit-path-3')).status).toBe(200);
@@ -174,7 +183,10 @@ describe('password reset by link', () => {
     await browserFrom().send('post', '/api/auth/reset-password', { email: parent.email });
     await flushMail(shop);
     const path = new URL(resetLinkIn(mailTo(parent.email).at(-1)!.raw)).pathname;
-    await shop.db('accountTokens').where({ purpose: 'reset-link' }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await shop
+      .db('accountTokens')
+      .where({ purpose: 'reset-link' })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     expect((await shop.browser().get(path)).status).toBe(400);
   });
 

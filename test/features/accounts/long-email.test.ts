@@ -33,7 +33,7 @@ function browser() {
   const send = b.send.bind(b);
   b.send = (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
+    b.agent[method] = (url: string) => original(url).set('x-forwarded-for', ip);
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });
@@ -73,7 +73,10 @@ describe('an email over 254 characters', () => {
       ['/login', { email: GROWS, password: 'story-time-42' }],
       ['/reset-password', { email: GROWS }],
     ] as const) {
-      const res = await agent.post(path).type('form').send({ ...form, _csrf: token });
+      const res = await agent
+        .post(path)
+        .type('form')
+        .send({ ...form, _csrf: token });
       expect({ path, status: res.status }).toEqual({ path, status: 400 });
       expect(res.text).toContain(MESSAGE);
     }

@@ -41,5 +41,4 @@ describe('the password hasher', () => {
     expect(busiest).toBe(2);
     expect(hasher.load()).toEqual({ hashing: 0, waiting: 0 });
   });
-
 });

@@ -87,7 +87,10 @@ describe('asking for a reset link', () => {
     const ask = async (email: string) => {
       const agent = shop.browser();
       const page = await agent.get('/reset-password').expect(200);
-      return agent.post('/reset-password').type('form').send({ _csrf: formToken(page.text), email });
+      return agent
+        .post('/reset-password')
+        .type('form')
+        .send({ _csrf: formToken(page.text), email });
     };
     const known = await ask(parent.email);
     const unknown = await ask(`ghost.${Date.now()}@example.com`);

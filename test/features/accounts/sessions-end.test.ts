@@ -10,7 +10,12 @@ let otherProcess: TestShop;
 beforeAll(async () => {
   shop = await buildTestShop({ seed: false, sessionPrefix, env: { TRUST_PROXY: '1' } });
   // A second shop process on the same database and session store.
-  otherProcess = await buildTestShop({ seed: false, sessionPrefix, database: { ...shop.database, drop: async () => {} }, env: { TRUST_PROXY: '1' } });
+  otherProcess = await buildTestShop({
+    seed: false,
+    sessionPrefix,
+    database: { ...shop.database, drop: async () => {} },
+    env: { TRUST_PROXY: '1' },
+  });
 });
 afterAll(async () => {
   await otherProcess.close();
@@ -24,7 +29,7 @@ function browser(): ApiBrowser {
   const send = b.send.bind(b);
   b.send = async (method, path, body) => {
     const original = b.agent[method].bind(b.agent);
-    b.agent[method] = ((url: string) => original(url).set('x-forwarded-for', ip));
+    b.agent[method] = (url: string) => original(url).set('x-forwarded-for', ip);
     return send(method, path, body).finally(() => {
       b.agent[method] = original;
     });
@@ -57,7 +62,12 @@ describe('sessions end when the password changes', () => {
     const changed = await laptop.agent
       .post('/dashboard/password')
       .type('form')
-      .send({ _csrf: formToken(page.text), currentPassword: parent.password, newPassword: 'lantern-light-9', confirmPassword: 'lantern-light-9' });
+      .send({
+        _csrf: formToken(page.text),
+        currentPassword: parent.password,
+        newPassword: 'lantern-light-9',
+        confirmPassword: 'lantern-light-9',
+      });
     expect(changed.status).toBe(303);
 
     expect(await stillSignedIn(laptop)).toBe(true);
@@ -90,7 +100,10 @@ describe('sessions end when the password changes', () => {
 
     const fresh = browser();
     const form = await fresh.get(path).expect(200);
-    const done = await fresh.agent.post(path).type('form').send({ _csrf: formToken(form.text), newPassword: 'moonlit-path-3', confirmPassword: 'moonlit-path-3' });
+    const done = await fresh.agent
+      .post(path)
+      .type('form')
+      .send({ _csrf: formToken(form.text), newPassword: 'moonlit-path-3', confirmPassword: 'moonlit-path-3' });
     expect(done.status).toBe(303);
     expect(await stillSignedIn(fresh)).toBe(true);
     expect(await stillSignedIn(old)).toBe(false);
@@ -107,7 +120,10 @@ describe('sessions end when the password changes', () => {
     const temporary = /\b([A-HJ-NP-Za-km-z2-9]{12})\b/.exec(mail.textBody)![1]!;
     const parentNow = await signedIn(parent, temporary);
     const form = await parentNow.get('/change-password').expect(200);
-    const changed = await parentNow.agent.post('/change-password').type('form').send({ _csrf: formToken(form.text), newPassword: 'brand-new-pass', confirmPassword: 'brand-new-pass' });
+    const changed = await parentNow.agent
+      .post('/change-password')
+      .type('form')
+      .send({ _csrf: formToken(form.text), newPassword: 'brand-new-pass', confirmPassword: 'brand-new-pass' });
     expect(changed.status).toBe(303);
     expect(changed.headers.location).toBe('/dashboard');
     expect(await stillSignedIn(parentNow)).toBe(true);
@@ -118,11 +134,15 @@ describe('sessions end when the password changes', () => {
     const parent = await registered();
     const elsewhere = otherProcess.browser();
     const token = await csrfTokenFor(elsewhere);
-    expect((await elsewhere.post('/api/auth/login').set('x-csrf-token', token).send({ email: parent.email, password: parent.password })).status).toBe(200);
+    expect(
+      (await elsewhere.post('/api/auth/login').set('x-csrf-token', token).send({ email: parent.email, password: parent.password })).status,
+    ).toBe(200);
     expect((await elsewhere.get('/api/auth/user')).status).toBe(200);
 
     const here = await signedIn(parent);
-    expect((await here.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'lantern-light-9' })).status).toBe(200);
+    expect(
+      (await here.send('put', '/api/auth/password', { currentPassword: parent.password, newPassword: 'lantern-light-9' })).status,
+    ).toBe(200);
     expect((await elsewhere.get('/api/auth/user')).status).toBe(401);
     expect(await stillSignedIn(here)).toBe(true);
   });

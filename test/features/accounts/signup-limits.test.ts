@@ -40,7 +40,7 @@ describe('sign-up limits', () => {
 });
 
 describe('the welcome mail', () => {
-  it('greets by a plain first name only, never by a stranger\'s text', async () => {
+  it("greets by a plain first name only, never by a stranger's text", async () => {
     const { res, parent } = await from(freshAddress()).signUp(newParent({ firstName: 'Visit www.evil.example' }));
     expect(res.status).toBe(201);
     await flushMail(shop);

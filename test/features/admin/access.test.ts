@@ -10,7 +10,15 @@ import { createOperator, operatorBrowser, signInWithPassword } from '../../helpe
 // an operator who has given only the password, and an operator past the second factor.
 
 /** Every admin page. `:order` and `:message` are replaced by a real order's and message's id. */
-const ADMIN_PAGES = ['/admin', '/admin/orders', '/admin/orders/:order', '/admin/orders/:order/packing-slip', '/admin/to-pack', '/admin/inbox', '/admin/no-such-page'];
+const ADMIN_PAGES = [
+  '/admin',
+  '/admin/orders',
+  '/admin/orders/:order',
+  '/admin/orders/:order/packing-slip',
+  '/admin/to-pack',
+  '/admin/inbox',
+  '/admin/no-such-page',
+];
 /** A path below /admin that no router answers: guarded like the rest, then a 404 even for an operator. */
 const UNKNOWN_PAGE = '/admin/no-such-page';
 const ADMIN_APIS = ['/api/system-status'];
@@ -36,7 +44,12 @@ beforeAll(async () => {
   const placed = await placePaidOrder(shop);
   customer = placed.buyer;
   const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', {
-    firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'URGENT: wrong book', description: 'The parcel had the wrong book in it.',
+    firstName: 'Amara',
+    lastName: 'Osei',
+    email: 'amara@example.com',
+    currentMember: 'no',
+    subject: 'URGENT: wrong book',
+    description: 'The parcel had the wrong book in it.',
   });
   expect(contact.status, JSON.stringify(contact.body)).toBeLessThan(300);
   const message = await shop.db('contact_messages').first('id');
@@ -50,7 +63,18 @@ const real = (path: string) => path.replace(':order', String(ids.order)).replace
 
 /** Everything an admin action could change. */
 async function snapshot(): Promise<string> {
-  const tables = ['orders', 'order_items', 'books', 'refunds', 'audit_log', 'contact_messages', 'users', 'recovery_codes', 'outbox', 'sandbox_refunds'];
+  const tables = [
+    'orders',
+    'order_items',
+    'books',
+    'refunds',
+    'audit_log',
+    'contact_messages',
+    'users',
+    'recovery_codes',
+    'outbox',
+    'sandbox_refunds',
+  ];
   const rows = await Promise.all(tables.map((t) => shop.db(t).select().orderBy('id')));
   return JSON.stringify(rows);
 }
@@ -107,18 +131,26 @@ describe('admin APIs', () => {
 describe('admin actions', () => {
   it.each(ADMIN_ACTIONS)('%s: a customer posting gets a 404 and nothing changes', async (action) => {
     const before = await snapshot();
-    const res = await customer.send('post', real(action), { carrier: 'USPS', trackingNumber: '9400100000000000000000', amount: '5.00', code: '123456' });
+    const res = await customer.send('post', real(action), {
+      carrier: 'USPS',
+      trackingNumber: '9400100000000000000000',
+      amount: '5.00',
+      code: '123456',
+    });
     expect(res.status).toBe(404);
     expect(await snapshot()).toBe(before);
   });
 
-  it.each(ADMIN_ACTIONS.filter((a) => !a.startsWith('/admin/two-factor')))('%s: an operator before the second factor is sent to it and nothing changes', async (action) => {
-    const agent = await preTotpOperator();
-    const api = new ApiBrowser(agent);
-    const before = await snapshot();
-    const res = await api.send('post', real(action), { carrier: 'USPS', trackingNumber: '9400100000000000000000', amount: '5.00' });
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/admin/two-factor');
-    expect(await snapshot()).toBe(before);
-  });
+  it.each(ADMIN_ACTIONS.filter((a) => !a.startsWith('/admin/two-factor')))(
+    '%s: an operator before the second factor is sent to it and nothing changes',
+    async (action) => {
+      const agent = await preTotpOperator();
+      const api = new ApiBrowser(agent);
+      const before = await snapshot();
+      const res = await api.send('post', real(action), { carrier: 'USPS', trackingNumber: '9400100000000000000000', amount: '5.00' });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/admin/two-factor');
+      expect(await snapshot()).toBe(before);
+    },
+  );
 });

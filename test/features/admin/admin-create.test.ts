@@ -20,7 +20,14 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 async function adminCreate(database: TestDatabase, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const script = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['admin:create'] as string;
   const [bin, ...scriptArgs] = script.split(' ');
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: database.dataDir, PUBLIC_URL: 'https://shop.example', DOTENV_CONFIG_QUIET: 'true', DOTENV_CONFIG_PATH: path.join(database.dataDir, 'no.env') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: database.dataDir,
+    PUBLIC_URL: 'https://shop.example',
+    DOTENV_CONFIG_QUIET: 'true',
+    DOTENV_CONFIG_PATH: path.join(database.dataDir, 'no.env'),
+  };
   delete env.DATABASE_URL;
   if (database.databaseUrl) env.DATABASE_URL = database.databaseUrl;
   try {
@@ -67,7 +74,10 @@ describe('npm run admin:create', () => {
     expect((await agent.get('/admin').expect(303)).headers.location).toBe('/change-password');
 
     const form = await agent.get('/change-password').expect(200);
-    const changed = await agent.post('/change-password').type('form').send({ _csrf: formToken(form.text), newPassword: 'a-lantern-for-olive', confirmPassword: 'a-lantern-for-olive' });
+    const changed = await agent
+      .post('/change-password')
+      .type('form')
+      .send({ _csrf: formToken(form.text), newPassword: 'a-lantern-for-olive', confirmPassword: 'a-lantern-for-olive' });
     expect(changed.status).toBe(303);
     expect(changed.headers.location).toBe('/admin/two-factor');
     const enrol = await agent.get('/admin/two-factor').expect(200);
@@ -103,7 +113,7 @@ describe('npm run admin:create', () => {
     expect((await User.query(shop.db).findOne({ email }))?.firstName).toBe('Shop');
   });
 
-  it('resets an enrolled operator\'s authenticator and recovery codes: the way back in after a lost phone', async () => {
+  it("resets an enrolled operator's authenticator and recovery codes: the way back in after a lost phone", async () => {
     const operator = await createOperator(shop.db);
     await shop.db('recovery_codes').insert({ userId: operator.id, codeHash: 'x'.repeat(64) });
     const result = await adminCreate(database, ['--email', operator.email]);

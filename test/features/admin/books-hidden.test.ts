@@ -70,7 +70,7 @@ describe('a hidden book', () => {
     expect(emptied.body).toEqual([]);
   });
 
-  it('stays on its orders: the customer\'s order history and the admin order page', async () => {
+  it("stays on its orders: the customer's order history and the admin order page", async () => {
     const buyer = new Buyer(shop);
     const id = await addBook(agent, { isbn: '', title: 'Ordered Then Hidden' });
     await buyer.add(id, 1);

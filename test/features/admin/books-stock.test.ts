@@ -17,7 +17,8 @@ afterAll(async () => {
   await shop.close();
 });
 
-const setShelf = (id: number, stock: string, back = '/admin/books') => postAdminForm(agent, back, `/admin/books/${id}/stock`, { stock, back });
+const setShelf = (id: number, stock: string, back = '/admin/books') =>
+  postAdminForm(agent, back, `/admin/books/${id}/stock`, { stock, back });
 
 /** A parent with `quantity` copies of the book held by a checkout in progress. */
 async function holdCopies(bookId: number, quantity: number): Promise<Buyer> {
@@ -41,7 +42,11 @@ describe('stock from the books list', () => {
 
   it('refuses negative or fractional stock with a message and changes nothing', async () => {
     const id = await addBook(agent, { isbn: '', title: 'Never Negative', stock: '5' });
-    for (const [stock, message] of [['-1', 'Stock cannot be negative.'], ['1.5', 'Stock must be a whole number of copies, like 12.'], ['', 'Please enter the number of copies.']] as const) {
+    for (const [stock, message] of [
+      ['-1', 'Stock cannot be negative.'],
+      ['1.5', 'Stock must be a whole number of copies, like 12.'],
+      ['', 'Please enter the number of copies.'],
+    ] as const) {
       const res = await setShelf(id, stock);
       expect(res.status).toBe(303);
       expect(textOf((await agent.get(res.headers.location!).expect(200)).text)).toContain(message);
@@ -62,15 +67,30 @@ describe('stock from the books list', () => {
     expect(await stockOf(shop, id)).toBe(1);
 
     const refused = await setShelf(id, '2');
-    expect(textOf((await agent.get(refused.headers.location!).expect(200)).text)).toContain('3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.');
+    expect(textOf((await agent.get(refused.headers.location!).expect(200)).text)).toContain(
+      '3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.',
+    );
     expect(await stockOf(shop, id)).toBe(1);
 
     // The edit form's stock field means the same, and says so beside the field.
     const form = await postAdminForm(agent, `/admin/books/${id}/edit`, `/admin/books/${id}`, {
-      title: 'Held While Restocking', author: 'Mara Quill', description: 'Words.', price: '11.00', stock: '1', publishedOn: '2026-09-01', publisher: 'Little Lantern Books', isbn: '', ageRange: '3-5', pages: '', amazonUrl: '', amazonKindleUrl: '',
+      title: 'Held While Restocking',
+      author: 'Mara Quill',
+      description: 'Words.',
+      price: '11.00',
+      stock: '1',
+      publishedOn: '2026-09-01',
+      publisher: 'Little Lantern Books',
+      isbn: '',
+      ageRange: '3-5',
+      pages: '',
+      amazonUrl: '',
+      amazonKindleUrl: '',
     });
     expect(form.status).toBe(409);
-    expect(fieldMessage(form.text, 'stock')).toBe('3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.');
+    expect(fieldMessage(form.text, 'stock')).toBe(
+      '3 copies are held by checkouts in progress, so the shelf cannot have fewer: enter 3 or more.',
+    );
     expect(await stockOf(shop, id)).toBe(1);
 
     // Setting exactly the held copies leaves nothing to sell: the shop says Coming Soon.
@@ -88,7 +108,18 @@ describe('stock from the books list', () => {
     expect(textOf((await visitor.get(`/books/${id}`).expect(200)).text)).toContain('Coming Soon');
 
     const edited = await postAdminForm(agent, `/admin/books/${id}/edit`, `/admin/books/${id}`, {
-      title: 'Cached Then Renamed', author: 'Mara Quill', description: 'Words.', price: '11.00', stock: '0', publishedOn: '2026-09-01', publisher: 'Little Lantern Books', isbn: '', ageRange: '6-8', pages: '', amazonUrl: '', amazonKindleUrl: '',
+      title: 'Cached Then Renamed',
+      author: 'Mara Quill',
+      description: 'Words.',
+      price: '11.00',
+      stock: '0',
+      publishedOn: '2026-09-01',
+      publisher: 'Little Lantern Books',
+      isbn: '',
+      ageRange: '6-8',
+      pages: '',
+      amazonUrl: '',
+      amazonKindleUrl: '',
     });
     expect(edited.status).toBe(303);
     const page = textOf((await visitor.get(`/books/${id}`).expect(200)).text);
@@ -137,7 +168,12 @@ describe('the low-stock view and its threshold', () => {
 
 describe('the book page and its JSON-LD', () => {
   it('shows the age range and carries isbn and typicalAgeRange', async () => {
-    const id = await addBook(agent, { isbn: '978-0-306-40615-7', title: 'Structured Data Book', ageRange: '4-6', publisher: 'Lantern Press' });
+    const id = await addBook(agent, {
+      isbn: '978-0-306-40615-7',
+      title: 'Structured Data Book',
+      ageRange: '4-6',
+      publisher: 'Lantern Press',
+    });
     const page = await shop.browser().get(`/books/${id}`).expect(200);
     expect(textOf(page.text)).toContain('Ages 4-6');
     expect(textOf(page.text)).toContain('Lantern Press');

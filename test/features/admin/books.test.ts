@@ -11,7 +11,10 @@ let operatorId: number;
 
 beforeAll(async () => {
   shop = await buildTestShop();
-  ({ agent, operator: { id: operatorId } } = await operatorBrowser(shop));
+  ({
+    agent,
+    operator: { id: operatorId },
+  } = await operatorBrowser(shop));
 });
 afterAll(async () => {
   await shop.close();
@@ -25,7 +28,17 @@ describe('adding a book through the form', () => {
   it('stores every field, ISBN as 13 digits, and records who added it', async () => {
     const id = await addBook(agent, { isbn: '978 1 4028 9462 6', title: '  The Lighthouse Cat  ' });
     const row = await bookRow(id);
-    expect(row).toMatchObject({ title: 'The Lighthouse Cat', author: 'Mara Quill', inStock: 12, isbn: '9781402894626', ageRange: '3-5', publisher: 'Little Lantern Books', pages: 32, amazonUrl: 'https://www.amazon.com/dp/0306406152', amazonKindleUrl: '#coming-soon' });
+    expect(row).toMatchObject({
+      title: 'The Lighthouse Cat',
+      author: 'Mara Quill',
+      inStock: 12,
+      isbn: '9781402894626',
+      ageRange: '3-5',
+      publisher: 'Little Lantern Books',
+      pages: 32,
+      amazonUrl: 'https://www.amazon.com/dp/0306406152',
+      amazonKindleUrl: '#coming-soon',
+    });
     expect(String(row.price)).toMatch(/^14\.99?0?$/);
     const audit = await shop.db('auditLog').where({ bookId: id, action: 'book.created' }).first();
     expect(audit.actorId).toBe(operatorId);
@@ -68,7 +81,12 @@ describe('adding a book through the form', () => {
   });
 
   it('shows every problem at once', async () => {
-    const res = await postAdminForm(agent, '/admin/books/new', '/admin/books', bookFormFields({ title: '', price: '-2', stock: '-1', isbn: '123' }));
+    const res = await postAdminForm(
+      agent,
+      '/admin/books/new',
+      '/admin/books',
+      bookFormFields({ title: '', price: '-2', stock: '-1', isbn: '123' }),
+    );
     expect(res.status).toBe(400);
     expect(fieldMessage(res.text, 'title')).toBe('Please enter the title.');
     expect(fieldMessage(res.text, 'price')).toBe('The price cannot be negative.');
@@ -79,7 +97,12 @@ describe('adding a book through the form', () => {
 
   it('refuses an ISBN another book has, beside the field', async () => {
     await addBook(agent, { isbn: '9780141036144', title: 'First With This ISBN' });
-    const res = await postAdminForm(agent, '/admin/books/new', '/admin/books', bookFormFields({ isbn: '978-0-14-103614-4', title: 'Second With This ISBN' }));
+    const res = await postAdminForm(
+      agent,
+      '/admin/books/new',
+      '/admin/books',
+      bookFormFields({ isbn: '978-0-14-103614-4', title: 'Second With This ISBN' }),
+    );
     expect(res.status).toBe(400);
     expect(fieldMessage(res.text, 'isbn')).toBe('Another book already has this ISBN.');
     expect(await shop.db('books').where({ title: 'Second With This ISBN' }).first()).toBeUndefined();
@@ -89,7 +112,12 @@ describe('adding a book through the form', () => {
 describe('editing a book', () => {
   it('saves every field and writes the audit entry with before and after', async () => {
     const id = await addBook(agent, { isbn: '', title: 'Before the Edit' });
-    const res = await postAdminForm(agent, `/admin/books/${id}/edit`, `/admin/books/${id}`, bookFormFields({ isbn: '', title: 'After the Edit', price: '9.50', ageRange: '4 - 7', stock: '3' }));
+    const res = await postAdminForm(
+      agent,
+      `/admin/books/${id}/edit`,
+      `/admin/books/${id}`,
+      bookFormFields({ isbn: '', title: 'After the Edit', price: '9.50', ageRange: '4 - 7', stock: '3' }),
+    );
     expect(res.status).toBe(303);
     expect(await bookRow(id)).toMatchObject({ title: 'After the Edit', ageRange: '4-7', inStock: 3 });
     const audit = await shop.db('auditLog').where({ bookId: id, action: 'book.edited' }).first();
@@ -99,7 +127,12 @@ describe('editing a book', () => {
 
   it('refuses a bad edit with the messages and changes nothing', async () => {
     const id = await addBook(agent, { isbn: '', title: 'Kept As It Was' });
-    const res = await postAdminForm(agent, `/admin/books/${id}/edit`, `/admin/books/${id}`, bookFormFields({ isbn: '', title: '', price: '-5' }));
+    const res = await postAdminForm(
+      agent,
+      `/admin/books/${id}/edit`,
+      `/admin/books/${id}`,
+      bookFormFields({ isbn: '', title: '', price: '-5' }),
+    );
     expect(res.status).toBe(400);
     expect(fieldMessage(res.text, 'title')).toBe('Please enter the title.');
     expect(fieldMessage(res.text, 'price')).toBe('The price cannot be negative.');
@@ -117,7 +150,9 @@ describe('the books list', () => {
     const res = await agent.get('/admin/books').expect(200);
     const text = textOf(res.text);
     expect(text).toContain('Pip and the Moon Garden');
-    expect(res.text).toMatch(/<td data-label="Cover" class="book-thumb">\s*<img src="\/covers\/[^"]+" alt="" width="40" height="60" loading="lazy">/);
+    expect(res.text).toMatch(
+      /<td data-label="Cover" class="book-thumb">\s*<img src="\/covers\/[^"]+" alt="" width="40" height="60" loading="lazy">/,
+    );
     expect(res.text).toMatch(/href="\/admin\/books\/1\/cover"/);
     expect(res.text).toMatch(/name="stock"[^>]*value="\d+"/);
     expect(text).toMatch(/On sale|Coming soon/);
@@ -125,7 +160,10 @@ describe('the books list', () => {
   });
 
   it('pages 25 at a time', async () => {
-    for (let i = 0; i < 26; i++) await shop.db('books').insert({ title: `Filler ${i}`, author: 'A', description: 'D', price: '5.00', inStock: 5, publishedOn: '2026-01-01' });
+    for (let i = 0; i < 26; i++)
+      await shop
+        .db('books')
+        .insert({ title: `Filler ${i}`, author: 'A', description: 'D', price: '5.00', inStock: 5, publishedOn: '2026-01-01' });
     const first = await agent.get('/admin/books').expect(200);
     expect(first.text).toContain('rel="next"');
     const last = await agent.get('/admin/books?page=99').expect(200);
@@ -148,7 +186,11 @@ describe('who reaches the books pages', () => {
     const token = /name="_csrf" value="([^"]+)"/.exec(login.text)![1];
     await parent.post('/login').type('form').send({ _csrf: token, email: customer.email, password: customer.password }).expect(303);
     for (const path of ['/admin/books', '/admin/books/new', '/admin/books/1/edit', '/admin/settings']) await parent.get(path).expect(404);
-    await parent.post('/admin/books/1/hide').type('form').send({ _csrf: await csrfTokenFor(parent) }).expect(404);
+    await parent
+      .post('/admin/books/1/hide')
+      .type('form')
+      .send({ _csrf: await csrfTokenFor(parent) })
+      .expect(404);
     expect((await bookRow(1)).hidden).toBeFalsy();
   });
 });

@@ -111,7 +111,15 @@ describe('cancel and refund a paid order', () => {
     const { orderId, totalCents, paymentIntentId } = await paidOrder();
     const { agent, operator } = await operatorBrowser(shop);
     // The state a crash leaves: the row reserved, the provider already asked, nothing else done.
-    const [refundId] = await shop.db('refunds').insert({ orderId, amount: (totalCents / 100).toFixed(2), reason: 'Order canceled', status: 'pending', requestKey: 'cancel:crashed-request-0001', actorId: operator.id, createdAt: new Date() });
+    const [refundId] = await shop.db('refunds').insert({
+      orderId,
+      amount: (totalCents / 100).toFixed(2),
+      reason: 'Order canceled',
+      status: 'pending',
+      requestKey: 'cancel:crashed-request-0001',
+      actorId: operator.id,
+      createdAt: new Date(),
+    });
     await createSandboxProvider(shop.db).refund({ paymentIntentId, idempotencyKey: `refund-${refundId}`, amountCents: totalCents });
 
     const form = await orderForm(agent, orderId);
@@ -130,12 +138,22 @@ describe('cancel and refund a paid order', () => {
   it('finishes a partial refund left pending with "Ask the provider again", once', async () => {
     const { orderId, paymentIntentId } = await paidOrder();
     const { agent, operator } = await operatorBrowser(shop);
-    const [refundId] = await shop.db('refunds').insert({ orderId, amount: '4.00', reason: 'Scuffed', status: 'pending', requestKey: 'refund:crashed-request-0002', actorId: operator.id, createdAt: new Date() });
+    const [refundId] = await shop.db('refunds').insert({
+      orderId,
+      amount: '4.00',
+      reason: 'Scuffed',
+      status: 'pending',
+      requestKey: 'refund:crashed-request-0002',
+      actorId: operator.id,
+      createdAt: new Date(),
+    });
     await createSandboxProvider(shop.db).refund({ paymentIntentId, idempotencyKey: `refund-${refundId}`, amountCents: 400 });
 
     const { csrf, html } = await orderForm(agent, orderId);
     expect(html).toContain(`action="/admin/orders/${orderId}/refunds/${refundId}/resume"`);
-    const answers = await Promise.all([1, 2].map(() => postForm(agent, `/admin/orders/${orderId}/refunds/${refundId}/resume`, { _csrf: csrf })));
+    const answers = await Promise.all(
+      [1, 2].map(() => postForm(agent, `/admin/orders/${orderId}/refunds/${refundId}/resume`, { _csrf: csrf })),
+    );
     expect(answers.map((a) => a.status)).toEqual([303, 303]);
     const after = await outcome(orderId, paymentIntentId);
     expect(after.refundedCents).toBe(400);
@@ -150,7 +168,15 @@ describe('the sweep', () => {
     const { orderId, totalCents, paymentIntentId } = await paidOrder();
     const { operator } = await operatorBrowser(shop);
     const createdAt = new Date();
-    const [refundId] = await shop.db('refunds').insert({ orderId, amount: (totalCents / 100).toFixed(2), reason: 'Order canceled', status: 'pending', requestKey: 'cancel:stale-request-00001', actorId: operator.id, createdAt });
+    const [refundId] = await shop.db('refunds').insert({
+      orderId,
+      amount: (totalCents / 100).toFixed(2),
+      reason: 'Order canceled',
+      status: 'pending',
+      requestKey: 'cancel:stale-request-00001',
+      actorId: operator.id,
+      createdAt,
+    });
     const refunds = createOrderRefunds({ db: shop.db, payments: createSandboxProvider(shop.db), mailer: shop.mailer });
 
     expect(await refunds.resumeStale(new Date(createdAt.getTime() + STALE_REFUND_MS - 60_000))).toBe(0);
@@ -174,7 +200,8 @@ describe('refund an amount', () => {
     const { orderId, totalCents, paymentIntentId } = await paidOrder();
     const { agent } = await operatorBrowser(shop);
     const form = await orderForm(agent, orderId);
-    const refund = (amount: string) => postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount, reason: 'Damaged book' });
+    const refund = (amount: string) =>
+      postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount, reason: 'Damaged book' });
 
     const zero = await refund('0');
     expect(zero.status).toBe(400);
@@ -188,7 +215,12 @@ describe('refund an amount', () => {
     const tooMuch = await refund(((totalCents + 1) / 100).toFixed(2));
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.text).toContain(`You can refund at most $${(totalCents / 100).toFixed(2)} on this order.`);
-    const missingReason = await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '1.00', reason: ' ' });
+    const missingReason = await postForm(agent, `/admin/orders/${orderId}/refund`, {
+      _csrf: form.csrf,
+      requestKey: form.refundKey,
+      amount: '1.00',
+      reason: ' ',
+    });
     expect(missingReason.status).toBe(400);
 
     const after = await outcome(orderId, paymentIntentId);
@@ -202,17 +234,31 @@ describe('refund an amount', () => {
     const { agent } = await operatorBrowser(shop);
     const form = await orderForm(agent, orderId);
     const first = { _csrf: form.csrf, requestKey: form.refundKey, amount: '5.00', reason: 'Bent cover' };
-    const answers = await Promise.all([postForm(agent, `/admin/orders/${orderId}/refund`, first), postForm(agent, `/admin/orders/${orderId}/refund`, first)]);
+    const answers = await Promise.all([
+      postForm(agent, `/admin/orders/${orderId}/refund`, first),
+      postForm(agent, `/admin/orders/${orderId}/refund`, first),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([303, 303]);
     expect((await outcome(orderId, paymentIntentId)).refundedCents).toBe(500);
 
     const next = await orderForm(agent, orderId);
     const rest = ((totalCents - 500) / 100).toFixed(2);
-    expect((await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: next.csrf, requestKey: next.refundKey, amount: rest, reason: 'Lost in the post' })).status).toBe(303);
+    expect(
+      (
+        await postForm(agent, `/admin/orders/${orderId}/refund`, {
+          _csrf: next.csrf,
+          requestKey: next.refundKey,
+          amount: rest,
+          reason: 'Lost in the post',
+        })
+      ).status,
+    ).toBe(303);
     const after = await outcome(orderId, paymentIntentId);
     expect(after.refundedCents).toBe(totalCents);
     expect(after.status).toBe('succeeded');
-    expect(after.providerRefunds.map((r) => Number(r.amountCents)).sort((a, b) => a - b)).toEqual([500, totalCents - 500].sort((a, b) => a - b));
+    expect(after.providerRefunds.map((r) => Number(r.amountCents)).sort((a, b) => a - b)).toEqual(
+      [500, totalCents - 500].sort((a, b) => a - b),
+    );
     expect(await shop.db('outbox').where({ orderId }).where('subject', 'like', 'A refund on your order%')).toHaveLength(2);
   });
 
@@ -223,7 +269,9 @@ describe('refund an amount', () => {
     const b = await orderForm(agent, orderId);
     const amount = ((Math.floor(totalCents / 2) + 100) / 100).toFixed(2);
     const answers = await Promise.all(
-      [a, b].map((form) => postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: b.csrf, requestKey: form.refundKey, amount, reason: 'Damaged' })),
+      [a, b].map((form) =>
+        postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: b.csrf, requestKey: form.refundKey, amount, reason: 'Damaged' }),
+      ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([303, 409]);
     const after = await outcome(orderId, paymentIntentId);
@@ -235,14 +283,27 @@ describe('refund an amount', () => {
     const { orderId, totalCents, paymentIntentId } = await paidOrder();
     const { agent } = await operatorBrowser(shop);
     let form = await orderForm(agent, orderId);
-    expect((await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '3.00', reason: 'Torn page' })).status).toBe(303);
+    expect(
+      (
+        await postForm(agent, `/admin/orders/${orderId}/refund`, {
+          _csrf: form.csrf,
+          requestKey: form.refundKey,
+          amount: '3.00',
+          reason: 'Torn page',
+        })
+      ).status,
+    ).toBe(303);
     form = await orderForm(agent, orderId);
     expect(form.html).toContain(`Yes, cancel and refund $${((totalCents - 300) / 100).toFixed(2)}`);
-    expect((await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' })).status).toBe(303);
+    expect(
+      (await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' })).status,
+    ).toBe(303);
     const after = await outcome(orderId, paymentIntentId);
     expect(after.status).toBe('canceled');
     expect(after.refundedCents).toBe(totalCents);
     expect(after.stock).toBe(20);
-    expect(after.providerRefunds.map((r) => Number(r.amountCents)).sort((x, y) => x - y)).toEqual([300, totalCents - 300].sort((x, y) => x - y));
+    expect(after.providerRefunds.map((r) => Number(r.amountCents)).sort((x, y) => x - y)).toEqual(
+      [300, totalCents - 300].sort((x, y) => x - y),
+    );
   });
 });

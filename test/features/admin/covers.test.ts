@@ -31,7 +31,9 @@ afterAll(async () => {
 
 const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 40, g: 110, b: 160 } } });
 const jpeg = (width: number, height: number) => solid(width, height).jpeg().toBuffer();
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900"><script>alert(1)</script><rect width="600" height="900" fill="red"/></svg>');
+const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900"><script>alert(1)</script><rect width="600" height="900" fill="red"/></svg>',
+);
 
 async function upload(agent: supertest.Agent, bookId: number, file: Buffer, filename: string, contentType: string) {
   const page = await agent.get(`/admin/books/${bookId}/cover`).expect(200);
@@ -56,7 +58,11 @@ describe('who reaches the cover page', () => {
     const before = await snapshot();
     const get = await shop.browser().get(`/admin/books/${id}/cover`);
     expect([get.status, get.headers.location]).toEqual([303, '/login']);
-    const post = await shop.browser().post(`/admin/books/${id}/cover`).set('Sec-Fetch-Site', 'same-origin').attach('cover', await jpeg(600, 900), 'cover.jpg');
+    const post = await shop
+      .browser()
+      .post(`/admin/books/${id}/cover`)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .attach('cover', await jpeg(600, 900), 'cover.jpg');
     expect([post.status, post.headers.location]).toEqual([303, '/login']);
     expect(await snapshot()).toBe(before);
   });
@@ -76,7 +82,11 @@ describe('who reaches the cover page', () => {
     const get = await customer.agent.get(`/admin/books/${id}/cover`);
     expect(get.status).toBe(404);
     expect(get.text).toContain('Page Not Found');
-    const post = await customer.agent.post(`/admin/books/${id}/cover`).set('x-csrf-token', customer.token).field('_csrf', customer.token).attach('cover', await jpeg(600, 900), 'cover.jpg');
+    const post = await customer.agent
+      .post(`/admin/books/${id}/cover`)
+      .set('x-csrf-token', customer.token)
+      .field('_csrf', customer.token)
+      .attach('cover', await jpeg(600, 900), 'cover.jpg');
     expect(post.status).toBe(404);
     expect(await snapshot()).toBe(before);
   });
@@ -88,7 +98,9 @@ describe('who reaches the cover page', () => {
     expect(res.text).toMatch(/<img src="\/covers\/[a-z-]+\.svg" alt="The current cover of [^"]+" width="600" height="900"/);
     expect(res.text).toContain(`action="/admin/books/${id}/cover" enctype="multipart/form-data"`);
     expect(res.text).toContain('name="_csrf"');
-    expect(res.text).toMatch(/<input type="file" id="cover-file" class="cover-file" name="cover" accept="image\/jpeg,image\/png,image\/webp"/);
+    expect(res.text).toMatch(
+      /<input type="file" id="cover-file" class="cover-file" name="cover" accept="image\/jpeg,image\/png,image\/webp"/,
+    );
   });
 
   it('is Page Not Found for a book that does not exist', async () => {
@@ -98,12 +110,19 @@ describe('who reaches the cover page', () => {
 });
 
 describe('covers on the shopper pages', () => {
-  it('loads the catalogue\'s first row at once, the book page\'s cover first, and every cover further down lazily', async () => {
+  it("loads the catalogue's first row at once, the book page's cover first, and every cover further down lazily", async () => {
     const imgs = (html: string) => [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]).filter((tag) => /\/(covers|uploads)\//.test(tag));
     const grid = imgs((await shop.browser().get('/books').expect(200)).text);
     expect(grid.length).toBeGreaterThan(4);
     expect(grid.map((tag) => /loading="(\w+)"/.exec(tag)?.[1])).toEqual(grid.map((_, i) => (i < 4 ? 'eager' : 'lazy')));
-    const book = imgs((await shop.browser().get(`/books/${await firstBookId()}`).expect(200)).text);
+    const book = imgs(
+      (
+        await shop
+          .browser()
+          .get(`/books/${await firstBookId()}`)
+          .expect(200)
+      ).text,
+    );
     expect(book[0]).toContain('fetchpriority="high"');
     expect(book[0]).not.toContain('loading=');
     expect(book.slice(1).length).toBe(3);
@@ -124,7 +143,13 @@ describe('covers on the shopper pages', () => {
 describe('refused uploads change nothing', () => {
   it('refuses a text file called .jpg (422, said on the page)', async () => {
     const before = await snapshot();
-    const res = await upload(operator, await firstBookId(), Buffer.from('just some words, not a picture\n'.repeat(20)), 'cover.jpg', 'image/jpeg');
+    const res = await upload(
+      operator,
+      await firstBookId(),
+      Buffer.from('just some words, not a picture\n'.repeat(20)),
+      'cover.jpg',
+      'image/jpeg',
+    );
     expect(res.status).toBe(422);
     expect(res.text).toContain(COVER_MESSAGES.wrongType);
     expect(res.text).toContain('aria-invalid="true"');
@@ -148,7 +173,9 @@ describe('refused uploads change nothing', () => {
 
   it('refuses a real image over 2 MB (413, said on the page)', async () => {
     // Noise does not compress: about 3 MB of PNG.
-    const big = await sharp(randomBytes(1000 * 1000 * 3), { raw: { width: 1000, height: 1000, channels: 3 } }).png().toBuffer();
+    const big = await sharp(randomBytes(1000 * 1000 * 3), { raw: { width: 1000, height: 1000, channels: 3 } })
+      .png()
+      .toBuffer();
     expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
     const before = await snapshot();
     const res = await upload(operator, await firstBookId(), big, 'cover.png', 'image/png');
@@ -162,20 +189,32 @@ describe('refused uploads change nothing', () => {
     const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
     const cookie = (page.request as unknown as { cookies: string }).cookies;
     const before = await snapshot();
-    const status = await withServer(async (port) =>
-      // 100 MB announced, a few bytes sent, and the request left open: only an early answer ends this.
-      new Promise<number>((resolve, reject) => {
-        const req = request({
-          host: '127.0.0.1', port, method: 'POST', path: `/admin/books/${id}/cover`,
-          headers: { Cookie: cookie, 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(100 * 1024 * 1024), 'Sec-Fetch-Site': 'same-origin' },
-        }, (res) => {
-          resolve(res.statusCode ?? 0);
-          res.resume();
-          req.destroy();
-        });
-        req.on('error', reject);
-        req.write('--x\r\n');
-      }),
+    const status = await withServer(
+      async (port) =>
+        // 100 MB announced, a few bytes sent, and the request left open: only an early answer ends this.
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: `/admin/books/${id}/cover`,
+              headers: {
+                Cookie: cookie,
+                'Content-Type': 'multipart/form-data; boundary=x',
+                'Content-Length': String(100 * 1024 * 1024),
+                'Sec-Fetch-Site': 'same-origin',
+              },
+            },
+            (res) => {
+              resolve(res.statusCode ?? 0);
+              res.resume();
+              req.destroy();
+            },
+          );
+          req.on('error', reject);
+          req.write('--x\r\n');
+        }),
     );
     expect(status).toBe(413);
     expect(await snapshot()).toBe(before);
@@ -191,8 +230,16 @@ describe('refused uploads change nothing', () => {
       return new Promise<number>((resolve) => {
         let written = 0;
         const req = request({
-          host: '127.0.0.1', port, method: 'POST', path: `/admin/books/${id}/cover`,
-          headers: { Cookie: cookie, 'Content-Type': 'multipart/form-data; boundary=x', 'Transfer-Encoding': 'chunked', 'Sec-Fetch-Site': 'same-origin' },
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `/admin/books/${id}/cover`,
+          headers: {
+            Cookie: cookie,
+            'Content-Type': 'multipart/form-data; boundary=x',
+            'Transfer-Encoding': 'chunked',
+            'Sec-Fetch-Site': 'same-origin',
+          },
         });
         const done = () => resolve(written);
         req.on('error', done).on('response', (res) => {
@@ -203,7 +250,14 @@ describe('refused uploads change nothing', () => {
           // 64 MB on offer; the shop should stop taking it long before.
           while (written < 64 * megabyte.length) {
             written += megabyte.length;
-            if (!req.write(written === megabyte.length ? Buffer.concat([Buffer.from('--x\r\nContent-Disposition: form-data; name="cover"; filename="a.jpg"\r\n\r\n'), megabyte]) : megabyte)) return void req.once('drain', pump);
+            if (
+              !req.write(
+                written === megabyte.length
+                  ? Buffer.concat([Buffer.from('--x\r\nContent-Disposition: form-data; name="cover"; filename="a.jpg"\r\n\r\n'), megabyte])
+                  : megabyte,
+              )
+            )
+              return void req.once('drain', pump);
           }
           req.end();
         };
@@ -216,9 +270,14 @@ describe('refused uploads change nothing', () => {
 
   it('refuses an upload without the form token (403)', async () => {
     const before = await snapshot();
-    const res = await operator.post(`/admin/books/${await firstBookId()}/cover`).attach('cover', await jpeg(600, 900), { filename: 'cover.jpg', contentType: 'image/jpeg' });
+    const res = await operator
+      .post(`/admin/books/${await firstBookId()}/cover`)
+      .attach('cover', await jpeg(600, 900), { filename: 'cover.jpg', contentType: 'image/jpeg' });
     expect(res.status).toBe(403);
-    const forged = await operator.post(`/admin/books/${await firstBookId()}/cover`).field('_csrf', 'not-the-token').attach('cover', await jpeg(600, 900), 'cover.jpg');
+    const forged = await operator
+      .post(`/admin/books/${await firstBookId()}/cover`)
+      .field('_csrf', 'not-the-token')
+      .attach('cover', await jpeg(600, 900), 'cover.jpg');
     expect(forged.status).toBe(403);
     expect(await snapshot()).toBe(before);
   });
@@ -227,7 +286,10 @@ describe('refused uploads change nothing', () => {
     const id = await firstBookId();
     const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
     const before = await snapshot();
-    const res = await operator.post(`/admin/books/${id}/cover`).type('form').send({ _csrf: formToken(page.text), cover: 'cover.jpg' });
+    const res = await operator
+      .post(`/admin/books/${id}/cover`)
+      .type('form')
+      .send({ _csrf: formToken(page.text), cover: 'cover.jpg' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('This form could not be read');
     expect(await snapshot()).toBe(before);
@@ -243,7 +305,10 @@ describe('refused uploads change nothing', () => {
     const id = await firstBookId();
     const page = await operator.get(`/admin/books/${id}/cover`).expect(200);
     const before = await snapshot();
-    const res = await operator.post(`/admin/books/${id}/cover`).field('_csrf', formToken(page.text)).attach('cover', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' });
+    const res = await operator
+      .post(`/admin/books/${id}/cover`)
+      .field('_csrf', formToken(page.text))
+      .attach('cover', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' });
     expect(res.status).toBe(422);
     expect(res.text).toContain(COVER_MESSAGES.missing);
     expect(await snapshot()).toBe(before);
@@ -281,7 +346,11 @@ describe('a good upload', () => {
     expect(grid).toContain(`srcset="${srcset}"`);
     expect(grid).toMatch(new RegExp(`srcset="${escape(srcset)}" sizes="[^"]+" alt="" width="960" height="1440" loading="eager"`));
     const detail = (await visitor().get(`/books/${id}`).expect(200)).text;
-    expect(detail).toMatch(new RegExp(`<img src="${escape(book.imageUrl)}" srcset="${escape(srcset)}" sizes="[^"]+" alt="Cover of [^"]+" width="960" height="1440" fetchpriority="high">`));
+    expect(detail).toMatch(
+      new RegExp(
+        `<img src="${escape(book.imageUrl)}" srcset="${escape(srcset)}" sizes="[^"]+" alt="Cover of [^"]+" width="960" height="1440" fetchpriority="high">`,
+      ),
+    );
 
     // Served under its hashed name for a year; a name that is not a stored cover is not served.
     const file = await visitor().get(`/uploads/covers/${book.coverName}-320.webp`).expect(200);
@@ -312,7 +381,9 @@ describe('a good upload', () => {
 
   it('takes a WebP, and a new cover gets new addresses', async () => {
     const id = (await firstBookId()) + 2;
-    await upload(operator, id, await solid(800, 1000).webp().toBuffer(), 'first.webp', 'image/webp').then((r) => expect(r.status).toBe(303));
+    await upload(operator, id, await solid(800, 1000).webp().toBuffer(), 'first.webp', 'image/webp').then((r) =>
+      expect(r.status).toBe(303),
+    );
     const first = await shop.db('books').where({ id }).first();
     expect([first.coverWidths, first.coverWidth, first.coverHeight]).toEqual(['160,320,480,640,800', 800, 1000]);
     await upload(operator, id, await jpeg(640, 960), 'second.jpg', 'image/jpeg').then((r) => expect(r.status).toBe(303));

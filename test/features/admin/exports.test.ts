@@ -38,13 +38,48 @@ describe('the CSV exports', () => {
 
     const shipped = made.find((o) => o.status === 'shipped')!;
     expect(rows.filter((r) => Number(r.order) === shipped.id)).toEqual([
-      { order: String(shipped.id), date: day(2), status: 'Shipped', customer_email: shipped.email, ship_to_state: 'WA', title: 'Moon Book', quantity: '1', unit_price: '12.99', line_total: '12.99', order_subtotal: '29.98', order_shipping: '5.99', order_handling: '0.00', order_tax: '3.07', order_total: '39.04', order_refunded: '0.00' },
-      { order: String(shipped.id), date: day(2), status: 'Shipped', customer_email: shipped.email, ship_to_state: 'WA', title: 'Sun Book', quantity: '1', unit_price: '16.99', line_total: '16.99', order_subtotal: '29.98', order_shipping: '5.99', order_handling: '0.00', order_tax: '3.07', order_total: '39.04', order_refunded: '0.00' },
+      {
+        order: String(shipped.id),
+        date: day(2),
+        status: 'Shipped',
+        customer_email: shipped.email,
+        ship_to_state: 'WA',
+        title: 'Moon Book',
+        quantity: '1',
+        unit_price: '12.99',
+        line_total: '12.99',
+        order_subtotal: '29.98',
+        order_shipping: '5.99',
+        order_handling: '0.00',
+        order_tax: '3.07',
+        order_total: '39.04',
+        order_refunded: '0.00',
+      },
+      {
+        order: String(shipped.id),
+        date: day(2),
+        status: 'Shipped',
+        customer_email: shipped.email,
+        ship_to_state: 'WA',
+        title: 'Sun Book',
+        quantity: '1',
+        unit_price: '16.99',
+        line_total: '16.99',
+        order_subtotal: '29.98',
+        order_shipping: '5.99',
+        order_handling: '0.00',
+        order_tax: '3.07',
+        order_total: '39.04',
+        order_refunded: '0.00',
+      },
     ]);
     // Each order's lines add up to its subtotal, to the cent.
     for (const o of expected) {
       const lines = rows.filter((r) => Number(r.order) === o.id);
-      expect(lines.reduce((n, r) => n + toCents(r.line_total!), 0), `order ${o.id}`).toBe(toCents(o.subtotal));
+      expect(
+        lines.reduce((n, r) => n + toCents(r.line_total!), 0),
+        `order ${o.id}`,
+      ).toBe(toCents(o.subtotal));
     }
     const canceled = rows.find((r) => r.status === 'Canceled' && r.ship_to_state === 'CA')!;
     expect([canceled.quantity, canceled.line_total, canceled.order_refunded]).toEqual(['4', '51.96', '60.00']);
@@ -52,7 +87,9 @@ describe('the CSV exports', () => {
 
   it('gives just the header row for a range without orders', async () => {
     const res = await agent.get(`/admin/exports/orders.csv?from=${day(300)}&to=${day(200)}`).expect(200);
-    expect(res.text).toBe(`\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded\n`);
+    expect(res.text).toBe(
+      `\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded\n`,
+    );
   });
 
   it('cannot carry a formula into a spreadsheet', async () => {
@@ -118,7 +155,10 @@ describe('who may download them', () => {
     const customer = await insertCustomer(shop.db);
     const browser = shop.browser();
     expect((await signInWithPassword(browser, customer)).status).toBe(303);
-    for (const path of [`/admin/exports/orders.csv?from=${day(1)}&to=${day(0)}`, `/admin/exports/sales-tax.csv?from=${day(1)}&to=${day(0)}`]) {
+    for (const path of [
+      `/admin/exports/orders.csv?from=${day(1)}&to=${day(0)}`,
+      `/admin/exports/sales-tax.csv?from=${day(1)}&to=${day(0)}`,
+    ]) {
       const res = await browser.get(path);
       expect(res.status, path).toBe(404);
       expect(res.text).not.toContain('Moon Book');

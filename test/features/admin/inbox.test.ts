@@ -9,7 +9,10 @@ let agent: supertest.Agent;
 let operator: Operator;
 const ids: Record<string, number> = {};
 
-async function insertMessage(db: TestShop['db'], fields: { subject: string; createdAt: Date; email?: string; description?: string; currentMember?: boolean; firstName?: string }): Promise<number> {
+async function insertMessage(
+  db: TestShop['db'],
+  fields: { subject: string; createdAt: Date; email?: string; description?: string; currentMember?: boolean; firstName?: string },
+): Promise<number> {
   const [id] = await db('contactMessages').insert({
     firstName: fields.firstName ?? 'Maya',
     lastName: 'Lee',
@@ -24,7 +27,11 @@ async function insertMessage(db: TestShop['db'], fields: { subject: string; crea
 
 beforeAll(async () => {
   shop = await buildTestShop();
-  ids.oldNormal = await insertMessage(shop.db, { subject: 'Which book for a 4-year-old?', createdAt: new Date('2026-11-10T10:00:00Z'), currentMember: true });
+  ids.oldNormal = await insertMessage(shop.db, {
+    subject: 'Which book for a 4-year-old?',
+    createdAt: new Date('2026-11-10T10:00:00Z'),
+    currentMember: true,
+  });
   ids.oldUrgent = await insertMessage(shop.db, { subject: 'urgent: wrong book arrived', createdAt: new Date('2026-11-09T10:00:00Z') });
   ids.newNormal = await insertMessage(shop.db, {
     subject: "Where's my order? 50% & more",
@@ -51,7 +58,10 @@ function messageHtml(html: string, id: number): string {
 
 async function mark(id: number | string, action: 'read' | 'unread', body: Record<string, string> = {}) {
   const token = formToken((await agent.get('/admin/inbox').expect(200)).text);
-  return agent.post(`/admin/inbox/${id}/${action}`).type('form').send({ _csrf: token, ...body });
+  return agent
+    .post(`/admin/inbox/${id}/${action}`)
+    .type('form')
+    .send({ _csrf: token, ...body });
 }
 
 async function readAt(id: number): Promise<unknown> {
@@ -179,7 +189,8 @@ describe('inbox pages', () => {
     const busy = await buildTestShop({ seed: false });
     try {
       const made: number[] = [];
-      for (let i = 0; i < 27; i++) made.push(await insertMessage(busy.db, { subject: `Question ${i}`, createdAt: new Date(Date.UTC(2026, 10, 1, i)) }));
+      for (let i = 0; i < 27; i++)
+        made.push(await insertMessage(busy.db, { subject: `Question ${i}`, createdAt: new Date(Date.UTC(2026, 10, 1, i)) }));
       const { agent: operatorAgent } = await operatorBrowser(busy);
       const first = await operatorAgent.get('/admin/inbox').expect(200);
       expect(listed(first.text)).toEqual([...made].reverse().slice(0, 25));

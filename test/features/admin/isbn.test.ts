@@ -11,7 +11,15 @@ describe('normaliseIsbn13', () => {
   });
 
   it('refuses a wrong check digit, a wrong length, an ISBN-10 and other characters', () => {
-    for (const bad of ['978-0-306-40615-8', '978030640615', '97803064061577', '0-306-40615-2', '978-0-306-4061X-7', '', 'isbn 9780306406157']) {
+    for (const bad of [
+      '978-0-306-40615-8',
+      '978030640615',
+      '97803064061577',
+      '0-306-40615-2',
+      '978-0-306-4061X-7',
+      '',
+      'isbn 9780306406157',
+    ]) {
       expect(normaliseIsbn13(bad), bad).toBeNull();
     }
   });

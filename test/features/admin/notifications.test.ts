@@ -16,7 +16,14 @@ async function placeOrder(shop: TestShop): Promise<{ orderId: number; buyer: Buy
 async function sendContactMessage(shop: TestShop, subject: string) {
   const agent = shop.browser();
   const token = await csrfTokenFor(agent);
-  const body = { firstName: 'Maya', lastName: 'Lee', email: 'maya.lee@example.com', currentMember: 'yes', subject, description: 'Moon Soup arrived twice.\nCan we send one back?' };
+  const body = {
+    firstName: 'Maya',
+    lastName: 'Lee',
+    email: 'maya.lee@example.com',
+    currentMember: 'yes',
+    subject,
+    description: 'Moon Soup arrived twice.\nCan we send one back?',
+  };
   await agent.post('/api/contact').set('x-csrf-token', token).send(body).expect(201);
 }
 
@@ -54,7 +61,10 @@ describe('with SHOP_NOTIFY_EMAIL set', () => {
     expect(raw).toContain('Portland');
     expect(raw).toContain(`https://shop.example.com/admin/orders/${orderId}`);
 
-    const row = await shop.db('outbox').where({ toAddress: SHOP_ADDRESS, dedupeKey: `shop-new-order:${orderId}` }).first();
+    const row = await shop
+      .db('outbox')
+      .where({ toAddress: SHOP_ADDRESS, dedupeKey: `shop-new-order:${orderId}` })
+      .first();
     expect(Number(row.orderId)).toBe(orderId);
     expect(row.subject).toMatch(new RegExp(`^New order #${orderId}: \\$`));
   });
@@ -73,7 +83,13 @@ describe('with SHOP_NOTIFY_EMAIL set', () => {
     const mails = toShop().slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.raw).toMatch(/Subject: URGENT: New message from Maya Lee: urgent: wrong/);
-    for (const shown of ['maya.lee@example.com', 'Member: Yes', 'Moon Soup arrived twice.', 'Can we send one back?', 'https://shop.example.com/admin/inbox']) {
+    for (const shown of [
+      'maya.lee@example.com',
+      'Member: Yes',
+      'Moon Soup arrived twice.',
+      'Can we send one back?',
+      'https://shop.example.com/admin/inbox',
+    ]) {
       expect(mails[0]!.raw).toContain(shown);
     }
   });

@@ -27,12 +27,19 @@ afterAll(async () => {
 function figures(html: string) {
   const chart = (measure: string) => {
     const svg = new RegExp(`<svg [^>]*data-measure="${measure}"[\\s\\S]*?</svg>`).exec(html)?.[0] ?? '';
-    return [...svg.matchAll(/<rect class="bar"[^>]*data-day="([\d-]+)" data-value="(\d+)"/g)].map((m) => ({ day: m[1]!, value: Number(m[2]) }));
+    return [...svg.matchAll(/<rect class="bar"[^>]*data-day="([\d-]+)" data-value="(\d+)"/g)].map((m) => ({
+      day: m[1]!,
+      value: Number(m[2]),
+    }));
   };
   const revenueBars = chart('revenue');
   const orderBars = chart('orders');
   const bars = revenueBars.map((b, i) => ({ day: b.day, cents: b.value, orders: orderBars[i]?.day === b.day ? orderBars[i].value : NaN }));
-  const rows = [...html.matchAll(/<tr data-day="([\d-]+)"><th scope="row"><time datetime="[\d-]+">[^<]+<\/time><\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
+  const rows = [
+    ...html.matchAll(
+      /<tr data-day="([\d-]+)"><th scope="row"><time datetime="[\d-]+">[^<]+<\/time><\/th><td>(\d+)<\/td><td>([^<]+)<\/td><\/tr>/g,
+    ),
+  ].map((m) => ({ day: m[1]!, orders: Number(m[2]), revenue: m[3]! }));
   const card = (name: string) => new RegExp(`data-figure="${name}">([^<]+)<`).exec(html)?.[1];
   return { bars, rows, revenue: card('revenue'), orders: card('orders'), average: card('average'), refunds: card('refunds') };
 }
@@ -69,7 +76,11 @@ describe('the numbers on the /admin home', () => {
 
   it('lists the best sellers by copies of paid, kept orders', async () => {
     const page = await agent.get('/admin').expect(200);
-    const best = [...page.text.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>(\d+)<\/td><td>(\$[\d.,]+)<\/td><\/tr>/g)].map((m) => [m[1], Number(m[2]), m[3]]);
+    const best = [...page.text.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>(\d+)<\/td><td>(\$[\d.,]+)<\/td><\/tr>/g)].map((m) => [
+      m[1],
+      Number(m[2]),
+      m[3],
+    ]);
     // Sun: 1 + 3; Moon: 2 + 1 (the canceled order's 4 do not count).
     expect(best[0]).toEqual(['Sun Book', 4, '$67.96']);
     expect(best[1]).toEqual(['Moon Book', 3, '$38.97']);

@@ -19,8 +19,19 @@ afterAll(async () => {
   await sink.close();
 });
 
-const ship = (agent: Awaited<ReturnType<typeof operatorBrowser>>['agent'], orderId: number, csrf: string, overrides: Record<string, string> = {}) =>
-  postForm(agent, `/admin/orders/${orderId}/ship`, { _csrf: csrf, carrier: 'UPS', trackingNumber: '1Z999AA10123456784', estimatedDelivery: '2026-12-02', ...overrides });
+const ship = (
+  agent: Awaited<ReturnType<typeof operatorBrowser>>['agent'],
+  orderId: number,
+  csrf: string,
+  overrides: Record<string, string> = {},
+) =>
+  postForm(agent, `/admin/orders/${orderId}/ship`, {
+    _csrf: csrf,
+    carrier: 'UPS',
+    trackingNumber: '1Z999AA10123456784',
+    estimatedDelivery: '2026-12-02',
+    ...overrides,
+  });
 
 describe('shipping an order', () => {
   it('reaches the customer: dashboard HTML, GET /api/orders, the confirmation page and an email over SMTP', async () => {
@@ -44,7 +55,14 @@ describe('shipping an order', () => {
     expect(confirmation.text).toMatch(/status-blue">Shipped</);
 
     const api = await buyer.get('/api/orders');
-    expect(api.body[0]).toMatchObject({ id: orderId, status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999AA10123456784', trackingUrl: trackingLink, estimatedDelivery: '2026-12-02' });
+    expect(api.body[0]).toMatchObject({
+      id: orderId,
+      status: 'shipped',
+      carrier: 'UPS',
+      trackingNumber: '1Z999AA10123456784',
+      trackingUrl: trackingLink,
+      estimatedDelivery: '2026-12-02',
+    });
     expect((await buyer.get(`/api/orders/${orderId}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'shipped' });
 
     await flushMail(shop);
@@ -87,7 +105,11 @@ describe('transitions (spec section 4)', () => {
     expect(twice.status).toBe(409);
     expect(twice.text).toContain('This order is shipped, so it cannot be marked shipped.');
     ({ csrf } = await orderForm(agent, orderId));
-    const cancelShipped = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: csrf, requestKey: 'k'.repeat(32), confirm: 'yes' });
+    const cancelShipped = await postForm(agent, `/admin/orders/${orderId}/cancel`, {
+      _csrf: csrf,
+      requestKey: 'k'.repeat(32),
+      confirm: 'yes',
+    });
     expect(cancelShipped.status).toBe(409);
     expect(cancelShipped.text).toContain('cannot be canceled');
 
@@ -116,7 +138,16 @@ describe('who may use it', () => {
     expect((await buyer.get(`/admin/orders/${orderId}`)).status).toBe(404);
     const csrf = formToken((await buyer.get('/dashboard')).text);
     for (const action of ['ship', 'delivered', 'cancel', 'refund']) {
-      const res = await postForm(buyer.agent, `/admin/orders/${orderId}/${action}`, { _csrf: csrf, carrier: 'UPS', trackingNumber: 'X1', estimatedDelivery: '2026-12-02', requestKey: 'c'.repeat(32), confirm: 'yes', amount: '1.00', reason: 'x' });
+      const res = await postForm(buyer.agent, `/admin/orders/${orderId}/${action}`, {
+        _csrf: csrf,
+        carrier: 'UPS',
+        trackingNumber: 'X1',
+        estimatedDelivery: '2026-12-02',
+        requestKey: 'c'.repeat(32),
+        confirm: 'yes',
+        amount: '1.00',
+        reason: 'x',
+      });
       expect(res.status, action).toBe(404);
     }
     expect((await shop.db('orders').where({ id: orderId }).first()).status).toBe('succeeded');
@@ -132,12 +163,28 @@ describe('the timeline', () => {
     let form = await orderForm(agent, orderId);
     expect((await ship(agent, orderId, form.csrf)).status).toBe(303);
     form = await orderForm(agent, orderId);
-    expect((await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '2.50', reason: 'Bent cover' })).status).toBe(303);
+    expect(
+      (
+        await postForm(agent, `/admin/orders/${orderId}/refund`, {
+          _csrf: form.csrf,
+          requestKey: form.refundKey,
+          amount: '2.50',
+          reason: 'Bent cover',
+        })
+      ).status,
+    ).toBe(303);
     await flushMail(shop);
 
     const html = (await agent.get(`/admin/orders/${orderId}`)).text;
     const timeline = html.slice(html.indexOf('id="timeline-heading"'));
-    const order = ['Placed and paid', `Email: Your order #${orderId} is confirmed`, 'Shipped with UPS, tracking 1Z999AA10123456784', `Email: Your order #${orderId} is on its way`, 'Refunded $2.50', `Email: A refund on your order #${orderId}`];
+    const order = [
+      'Placed and paid',
+      `Email: Your order #${orderId} is confirmed`,
+      'Shipped with UPS, tracking 1Z999AA10123456784',
+      `Email: Your order #${orderId} is on its way`,
+      'Refunded $2.50',
+      `Email: A refund on your order #${orderId}`,
+    ];
     const positions = order.map((text) => timeline.indexOf(text));
     for (const [i, p] of positions.entries()) expect(p, order[i]).toBeGreaterThan(-1);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);

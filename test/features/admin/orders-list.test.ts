@@ -20,9 +20,24 @@ beforeAll(async () => {
   const ruth = await insertCustomer(shop.db, { email: 'Ruth.Mills@Example.com', firstName: 'Ruth', lastName: 'Mills' });
   const omar = await insertCustomer(shop.db, { email: 'omar_50%@example.org', firstName: 'Omar', lastName: 'Haddad' });
   for (let i = 0; i < 27; i++) {
-    ruthOrders.push(await insertOrder(shop.db, { userId: ruth.id, createdAt: new Date(start + i * DAY), lines: [{ title: 'Owl Goes to Sea', quantity: 1 }] }));
+    ruthOrders.push(
+      await insertOrder(shop.db, {
+        userId: ruth.id,
+        createdAt: new Date(start + i * DAY),
+        lines: [{ title: 'Owl Goes to Sea', quantity: 1 }],
+      }),
+    );
   }
-  shipped = await insertOrder(shop.db, { userId: omar.id, status: 'shipped', createdAt: new Date(start - 3 * DAY), total: '44.31', lines: [{ title: 'A', quantity: 2 }, { title: 'B', quantity: 3 }] });
+  shipped = await insertOrder(shop.db, {
+    userId: omar.id,
+    status: 'shipped',
+    createdAt: new Date(start - 3 * DAY),
+    total: '44.31',
+    lines: [
+      { title: 'A', quantity: 2 },
+      { title: 'B', quantity: 3 },
+    ],
+  });
   delivered = await insertOrder(shop.db, { userId: omar.id, status: 'delivered', createdAt: new Date(start - 2 * DAY) });
   canceled = await insertOrder(shop.db, { userId: omar.id, status: 'canceled', createdAt: new Date(start - 1 * DAY) });
   ({ agent } = await operatorBrowser(shop));
@@ -85,7 +100,9 @@ describe('GET /admin/orders', () => {
     const id = ruthOrders[3]!;
     expect(orderIds((await agent.get(`/admin/orders?q=${id}`).expect(200)).text)).toEqual([id]);
     expect(orderIds((await agent.get(`/admin/orders?q=${encodeURIComponent('#' + id)}`).expect(200)).text)).toEqual([id]);
-    expect(orderIds((await agent.get(`/admin/orders?q=${encodeURIComponent(' #' + shipped + ' ')}&status=shipped`).expect(200)).text)).toEqual([shipped]);
+    expect(
+      orderIds((await agent.get(`/admin/orders?q=${encodeURIComponent(' #' + shipped + ' ')}&status=shipped`).expect(200)).text),
+    ).toEqual([shipped]);
   });
 
   it('finds orders by part of the email, whatever its case, keeping the search in the page links', async () => {

@@ -19,7 +19,10 @@ beforeAll(async () => {
     userId: june.id,
     createdAt: new Date('2026-11-20T09:00:00Z'),
     total: '38.97',
-    lines: [{ title: 'Owl Goes to Sea', quantity: 2 }, { title: 'The Lantern in the Wood', quantity: 1 }],
+    lines: [
+      { title: 'Owl Goes to Sea', quantity: 2 },
+      { title: 'The Lantern in the Wood', quantity: 1 },
+    ],
     address: { shippingAddress: '12 Maple Lane', city: 'Portland', state: 'OR', zipCode: '97201' },
   });
   older = await insertOrder(shop.db, {

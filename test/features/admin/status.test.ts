@@ -67,7 +67,14 @@ describe('the embedded defaults (sandbox, database, mail to files)', () => {
   it('counts the paid orders waiting to be packed and the unread messages', async () => {
     const { agent } = await operatorBrowser(shop);
     await placePaidOrder(shop, { quantity: 1 });
-    const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', { firstName: 'Amara', lastName: 'Osei', email: 'amara@example.com', currentMember: 'no', subject: 'Hello', description: 'A question about an order.' });
+    const contact = await new ApiBrowser(shop.browser()).send('post', '/api/contact', {
+      firstName: 'Amara',
+      lastName: 'Osei',
+      email: 'amara@example.com',
+      currentMember: 'no',
+      subject: 'Hello',
+      description: 'A question about an order.',
+    });
     expect(contact.status).toBeLessThan(300);
 
     const page = await agent.get('/admin').expect(200);
@@ -113,7 +120,10 @@ describe('Stripe mode', () => {
     const page = await agent.get('/admin').expect(200);
     expect(page.text).toMatch(/badge-out">Error</);
     expect(page.text).toContain('Stripe is having a bad day.');
-    stripe.failNext({ status: 401, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***' }, '/v1/payment_intents');
+    stripe.failNext(
+      { status: 401, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***' },
+      '/v1/payment_intents',
+    );
     const api = await agent.get('/api/system-status').expect(200);
     expect(api.body.stripe).toEqual({ configured: true, isLive: false, error: 'Invalid API Key provided: sk_test_***' });
   });

@@ -14,7 +14,8 @@ let token: string;
 const ROUNDS = 10;
 
 /** The edit is sent a little later each round, so that rounds land on both sides of the checkout's UPDATE. */
-const staggered = <T>(round: number, send: () => PromiseLike<T>): Promise<T> => new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), round * 8));
+const staggered = <T>(round: number, send: () => PromiseLike<T>): Promise<T> =>
+  new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), round * 8));
 
 beforeAll(async () => {
   shop = await buildTestShop();
@@ -39,8 +40,13 @@ async function endRound() {
   await shop.db('checkouts').where({ status: 'open' }).update({ clientKey: 'finished-round' });
 }
 
-const held = async (bookId: number) => Number(((await shop.db('stockHolds').where({ bookId }).sum({ n: 'quantity' }).first()) as { n: number | null }).n ?? 0);
-const editStock = (bookId: number, stock: number) => agent.post(`/admin/books/${bookId}/stock`).type('form').send({ _csrf: token, stock: String(stock) });
+const held = async (bookId: number) =>
+  Number(((await shop.db('stockHolds').where({ bookId }).sum({ n: 'quantity' }).first()) as { n: number | null }).n ?? 0);
+const editStock = (bookId: number, stock: number) =>
+  agent
+    .post(`/admin/books/${bookId}/stock`)
+    .type('form')
+    .send({ _csrf: token, stock: String(stock) });
 
 describe('a stock edit racing a checkout of the last copies', () => {
   it('lowering the shelf below what a checkout takes: exactly one of them wins, never negative, never oversold', async () => {

@@ -16,7 +16,9 @@ let stripe: Stripe;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  shop = await buildTestShop({ env: { STRIPE_SECRET_KEY: standIn.secretKey, STRIPE_PUBLISHABLE_KEY: 'pk_test_shop', STRIPE_API_URL: standIn.url } });
+  shop = await buildTestShop({
+    env: { STRIPE_SECRET_KEY: standIn.secretKey, STRIPE_PUBLISHABLE_KEY: 'pk_test_shop', STRIPE_API_URL: standIn.url },
+  });
   const url = new URL(standIn.url);
   stripe = new Stripe(standIn.secretKey, { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
 });
@@ -53,7 +55,10 @@ describe('refunds through Stripe', () => {
     const refundRow = await shop.db('refunds').where({ orderId }).first();
     const calls = standIn.requests.slice(start).filter((r) => r.path === '/v1/refunds');
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ idempotencyKey: `refund-${refundRow.id}`, form: { payment_intent: paymentIntentId, amount: String(totalCents) } });
+    expect(calls[0]).toMatchObject({
+      idempotencyKey: `refund-${refundRow.id}`,
+      form: { payment_intent: paymentIntentId, amount: String(totalCents) },
+    });
     expect((await shop.db('orders').where({ id: orderId }).first()).status).toBe('canceled');
   });
 
@@ -73,12 +78,18 @@ describe('refunds through Stripe', () => {
     expect(order.status).toBe('succeeded');
     expect(toCents(order.refundedAmount)).toBe(0);
     expect(await stockOf(shop, BOOK)).toBe(stockBefore);
-    expect(await shop.db('refunds').where({ orderId })).toMatchObject([{ status: 'failed', error: `Charge for ${paymentIntentId} has already been refunded.` }]);
+    expect(await shop.db('refunds').where({ orderId })).toMatchObject([
+      { status: 'failed', error: `Charge for ${paymentIntentId} has already been refunded.` },
+    ]);
     expect(await shop.db('outbox').where({ orderId }).where('subject', 'like', '%canceled%')).toHaveLength(0);
 
     // The same form again: the refusal is remembered, Stripe is not asked twice.
     const start = standIn.requests.length;
-    const again = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
+    const again = await postForm(agent, `/admin/orders/${orderId}/cancel`, {
+      _csrf: form.csrf,
+      requestKey: form.cancelKey,
+      confirm: 'yes',
+    });
     expect(again.status).toBe(409);
     expect(standIn.requests.slice(start).filter((r) => r.path === '/v1/refunds')).toHaveLength(0);
 

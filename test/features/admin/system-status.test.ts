@@ -23,7 +23,14 @@ const healthyPayments: SystemStatusDeps['payments'] = { name: 'sandbox', isLive:
 const filesMailer: SystemStatusDeps['mailer'] = { smtpConfigured: false, verify: async () => ({ ok: true }) };
 
 function statusWith(overrides: Partial<SystemStatusDeps>) {
-  return createSystemStatus({ db: shop.db, payments: healthyPayments, mailer: filesMailer, config: shop.config, timeoutMs: 500, ...overrides });
+  return createSystemStatus({
+    db: shop.db,
+    payments: healthyPayments,
+    mailer: filesMailer,
+    config: shop.config,
+    timeoutMs: 500,
+    ...overrides,
+  });
 }
 
 // knex reports failed connection attempts on the console; here they are the point.
@@ -41,7 +48,9 @@ describe('system status checks', () => {
   });
 
   it("carries the provider's error text", async () => {
-    const report = await statusWith({ payments: { name: 'stripe', isLive: true, check: async () => ({ ok: false, error: 'Invalid API Key provided' }) } }).check();
+    const report = await statusWith({
+      payments: { name: 'stripe', isLive: true, check: async () => ({ ok: false, error: 'Invalid API Key provided' }) },
+    }).check();
     expect(report.payments).toEqual({ ok: false, provider: 'stripe', isLive: true, error: 'Invalid API Key provided' });
     expect(report.testMode).toBe(false);
   });
@@ -59,7 +68,12 @@ describe('system status checks', () => {
 
   it('reports a database nobody listens for', async () => {
     const port = await deadPort();
-    const db = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port, user: 'shop', password: 'shop', database: 'shop', connectTimeout: 2_000 }, pool: { min: 0, max: 1 }, ...quiet });
+    const db = knexFactory({
+      client: 'mysql2',
+      connection: { host: '127.0.0.1', port, user: 'shop', password: 'shop', database: 'shop', connectTimeout: 2_000 },
+      pool: { min: 0, max: 1 },
+      ...quiet,
+    });
     try {
       const report = await statusWith({ db, timeoutMs: 4_000 }).check();
       expect(report.database).toMatchObject({ ok: false, bookCount: null, orderCount: null });
@@ -81,7 +95,12 @@ describe('system status checks', () => {
 
   it('cuts off a database that accepts connections and answers nothing', async () => {
     const hung = await silentServer();
-    const db = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port: hung.port, user: 'shop', password: 'shop', database: 'shop', connectTimeout: 30_000 }, pool: { min: 0, max: 1 }, ...quiet });
+    const db = knexFactory({
+      client: 'mysql2',
+      connection: { host: '127.0.0.1', port: hung.port, user: 'shop', password: 'shop', database: 'shop', connectTimeout: 30_000 },
+      pool: { min: 0, max: 1 },
+      ...quiet,
+    });
     try {
       const report = await statusWith({ db }).check();
       expect(report.database).toMatchObject({ ok: false, error: 'No answer within 0.5 seconds.' });
@@ -92,7 +111,8 @@ describe('system status checks', () => {
   });
 
   it('verifies SMTP for real: refused, and hung', async () => {
-    const config = (url: string) => loadConfig({ NODE_ENV: 'test', DATA_DIR: shop.config.dataDir, SESSION_SECRET: shop.config.SESSION_SECRET, SMTP_URL: url });
+    const config = (url: string) =>
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: shop.config.dataDir, SESSION_SECRET: shop.config.SESSION_SECRET, SMTP_URL: url });
     const log = createLogger('silent');
     const refused = createMailer({ db: shop.db, config: config(smtpUrl(await deadPort())), log });
     const refusedReport = await statusWith({ mailer: refused, timeoutMs: 4_000 }).check();

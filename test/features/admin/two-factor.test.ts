@@ -49,7 +49,10 @@ async function enrolThroughPages(agent: supertest.Agent): Promise<{ secret: stri
   const enrolPage = await agent.get('/admin/two-factor').expect(200);
   expect(enrolPage.text).toMatch(/class="qr"[^>]*><svg/);
   const secret = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec(enrolPage.text)![1]!.replace(/ /g, '');
-  const page = await agent.post('/admin/two-factor/enrol').type('form').send({ _csrf: formToken(enrolPage.text), code: currentCode(secret) });
+  const page = await agent
+    .post('/admin/two-factor/enrol')
+    .type('form')
+    .send({ _csrf: formToken(enrolPage.text), code: currentCode(secret) });
   const codes = [...page.text.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((m) => m[1]!);
   return { secret, codes, page };
 }
@@ -119,7 +122,10 @@ describe('enrolment and recovery codes', () => {
     const operator = await createOperator(shop.db, { enrolled: false });
     const agent = await atTwoFactorStep(operator);
     const enrolPage = await agent.get('/admin/two-factor').expect(200);
-    const res = await agent.post('/admin/two-factor/enrol').type('form').send({ _csrf: formToken(enrolPage.text), code: '000000' });
+    const res = await agent
+      .post('/admin/two-factor/enrol')
+      .type('form')
+      .send({ _csrf: formToken(enrolPage.text), code: '000000' });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/class="qr"[^>]*><svg/);
     expect((await User.query(shop.db).findById(operator.id))?.totpEnrolledAt).toBeNull();

@@ -17,7 +17,15 @@ async function visitor() {
     const req = agent[method](path).set('x-csrf-token', token);
     return body ? req.send(body) : req;
   };
-  return { agent, send, cart: () => agent.get('/api/cart').expect(200).then((r) => r.body) };
+  return {
+    agent,
+    send,
+    cart: () =>
+      agent
+        .get('/api/cart')
+        .expect(200)
+        .then((r) => r.body),
+  };
 }
 
 async function stock(bookId: number, inStock: number) {
@@ -42,7 +50,12 @@ describe('the cart API', () => {
     expect(res.body).toHaveLength(1);
     const [line] = await cart();
     expect(line).toMatchObject({ id: expect.any(Number), bookId: 1, quantity: 1 });
-    expect(line.book).toMatchObject({ id: 1, title: expect.any(String), price: expect.stringMatching(/^\d+\.\d\d$/), imageUrl: expect.any(String) });
+    expect(line.book).toMatchObject({
+      id: 1,
+      title: expect.any(String),
+      price: expect.stringMatching(/^\d+\.\d\d$/),
+      imageUrl: expect.any(String),
+    });
   });
 
   it('adds to an existing line rather than making a second one', async () => {
@@ -135,14 +148,16 @@ describe('the cart API', () => {
     await send('post', '/api/cart', { bookId: 1, quantity: 2 }).expect(201);
     const cookie = String((await agent.get('/api/session')).request.cookies ?? '');
     shop = await shop.restart();
-    const res = await (shop.browser()).get('/api/cart').set('cookie', cookie).expect(200);
+    const res = await shop.browser().get('/api/cart').set('cookie', cookie).expect(200);
     expect(res.body).toMatchObject([{ bookId: 1, quantity: 2 }]);
   });
 });
 
 describe('merging a visitor cart into an account', () => {
   async function userWithCart(lines: Array<[number, number]>) {
-    const [userId] = await shop.db('users').insert({ email: `p${Date.now()}${Math.random()}@example.com`, password_hash: 'x', first_name: 'P' });
+    const [userId] = await shop
+      .db('users')
+      .insert({ email: `p${Date.now()}${Math.random()}@example.com`, password_hash: 'x', first_name: 'P' });
     const id = Number(userId);
     const [cartId] = await shop.db('carts').insert({ user_id: id });
     for (const [bookId, quantity] of lines) await shop.db('cart_items').insert({ cart_id: Number(cartId), book_id: bookId, quantity });
@@ -153,14 +168,21 @@ describe('merging a visitor cart into an account', () => {
     const { send, agent } = await visitor();
     await send('post', '/api/cart', { bookId: 1, quantity: 2 }).expect(201);
     await send('post', '/api/cart', { bookId: 2, quantity: 2 }).expect(201);
-    const userId = await userWithCart([[2, 2], [3, 1]]);
+    const userId = await userWithCart([
+      [2, 2],
+      [3, 1],
+    ]);
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();
     const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db);
 
     await carts.mergeIntoAccount(visitorCart.id, userId);
 
     const merged = await carts.getItems({ userId });
-    expect(merged.map((l) => [l.bookId, l.quantity]).sort()).toEqual([[1, 2], [2, 3], [3, 1]]);
+    expect(merged.map((l) => [l.bookId, l.quantity]).sort()).toEqual([
+      [1, 2],
+      [2, 3],
+      [3, 1],
+    ]);
     expect(await shop.db('carts').where({ id: visitorCart.id })).toHaveLength(0);
     expect((await agent.get('/api/cart')).body).toEqual([]);
   });

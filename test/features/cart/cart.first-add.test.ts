@@ -16,7 +16,8 @@ async function cartLines() {
 }
 
 async function storedSessions() {
-  if (shop.sessions.redis) return (await shop.sessions.redis.keys(`${prefix}*`)).filter((key) => !key.startsWith(`${prefix}throttle:`)).length;
+  if (shop.sessions.redis)
+    return (await shop.sessions.redis.keys(`${prefix}*`)).filter((key) => !key.startsWith(`${prefix}throttle:`)).length;
   const row = (await shop.db('sessions').count({ n: '*' }).first()) as { n: number | string };
   return Number(row.n);
 }
@@ -61,7 +62,11 @@ describe('the first addition from a book page (no JavaScript)', () => {
     const page = await agent.get('/books/1').expect(200);
     const session = await agent.get('/api/session').expect(200);
     expect(formToken(page.text)).toBe(session.body.csrfToken);
-    await agent.post('/cart').type('form').send({ ...addOne, _csrf: formToken(page.text) }).expect(303);
+    await agent
+      .post('/cart')
+      .type('form')
+      .send({ ...addOne, _csrf: formToken(page.text) })
+      .expect(303);
     expect((await agent.get('/api/cart').expect(200)).body[0].quantity).toBe(2);
   });
 
@@ -89,7 +94,12 @@ describe('with a session', () => {
     const agent = shop.browser();
     await csrfTokenFor(agent);
     const lines = await cartLines();
-    await agent.post('/cart').set('sec-fetch-site', 'same-origin').type('form').send({ ...addOne, ...token }).expect(403);
+    await agent
+      .post('/cart')
+      .set('sec-fetch-site', 'same-origin')
+      .type('form')
+      .send({ ...addOne, ...token })
+      .expect(403);
     expect(await cartLines()).toBe(lines);
   });
 

@@ -14,7 +14,15 @@ afterAll(() => shop.close());
 async function visitor() {
   const agent = shop.browser();
   const token = await csrfTokenFor(agent);
-  return { agent, token, cart: () => agent.get('/api/cart').expect(200).then((r) => r.body as Array<{ quantity: number }>) };
+  return {
+    agent,
+    token,
+    cart: () =>
+      agent
+        .get('/api/cart')
+        .expect(200)
+        .then((r) => r.body as Array<{ quantity: number }>),
+  };
 }
 
 describe('the per-title limit', () => {

@@ -15,7 +15,11 @@ async function visitor() {
   const agent = shop.browser();
   const token = await csrfTokenFor(agent);
   const add = (bookId: number, quantity = 1) => agent.post('/api/cart').set('x-csrf-token', token).send({ bookId, quantity });
-  const cart = () => agent.get('/api/cart').expect(200).then((r) => r.body as Array<{ bookId: number; quantity: number }>);
+  const cart = () =>
+    agent
+      .get('/api/cart')
+      .expect(200)
+      .then((r) => r.body as Array<{ bookId: number; quantity: number }>);
   return { agent, token, add, cart };
 }
 
@@ -92,7 +96,11 @@ describe('concurrent cart changes', () => {
     const [id] = await shop.db('users').insert({ email: `merge${Date.now()}@example.com`, password_hash: 'x', first_name: 'M' });
     const userId = Number(id);
     const carts = createCartService(shop.db);
-    await Promise.all([carts.mergeIntoAccount(visitorCart.id, userId), carts.mergeIntoAccount(visitorCart.id, userId), carts.addItem({ userId }, 1, 1)]);
+    await Promise.all([
+      carts.mergeIntoAccount(visitorCart.id, userId),
+      carts.mergeIntoAccount(visitorCart.id, userId),
+      carts.addItem({ userId }, 1, 1),
+    ]);
     expect((await carts.getItems({ userId })).map((l) => l.quantity)).toEqual([3]);
   });
 

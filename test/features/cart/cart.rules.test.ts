@@ -24,6 +24,8 @@ describe('cart quantity rules', () => {
   });
 
   it('says the per-title limit in words a parent can read', () => {
-    expect(refusalMessage({ kind: 'refuse', reason: 'per-title-cap', available: 50 }, 'Owl Moon')).toBe('Up to 50 copies of each book per order.');
+    expect(refusalMessage({ kind: 'refuse', reason: 'per-title-cap', available: 50 }, 'Owl Moon')).toBe(
+      'Up to 50 copies of each book per order.',
+    );
   });
 });

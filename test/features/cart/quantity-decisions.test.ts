@@ -22,8 +22,16 @@ describe('decideQuantity at its edges', () => {
 
   it('names the per-title cap only when stock is not what stops the line', () => {
     expect(decideQuantity(MAX_COPIES_PER_TITLE, MAX_COPIES_PER_TITLE)).toEqual({ kind: 'set', quantity: 50 });
-    expect(decideQuantity(MAX_COPIES_PER_TITLE + 1, MAX_COPIES_PER_TITLE)).toEqual({ kind: 'refuse', reason: 'per-title-cap', available: 50 });
-    expect(decideQuantity(MAX_COPIES_PER_TITLE + 1, MAX_COPIES_PER_TITLE - 1)).toEqual({ kind: 'refuse', reason: 'not-enough', available: 49 });
+    expect(decideQuantity(MAX_COPIES_PER_TITLE + 1, MAX_COPIES_PER_TITLE)).toEqual({
+      kind: 'refuse',
+      reason: 'per-title-cap',
+      available: 50,
+    });
+    expect(decideQuantity(MAX_COPIES_PER_TITLE + 1, MAX_COPIES_PER_TITLE - 1)).toEqual({
+      kind: 'refuse',
+      reason: 'not-enough',
+      available: 49,
+    });
   });
 });
 

@@ -30,7 +30,9 @@ describe('GET /api/books', () => {
     expect(catalogue.length).toBeGreaterThan(2);
     const orders = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const ids = (await shop.browser().get('/api/books?random=true&limit=100').expect(200)).body.map((b: { id: number }) => b.id) as number[];
+      const ids = (await shop.browser().get('/api/books?random=true&limit=100').expect(200)).body.map(
+        (b: { id: number }) => b.id,
+      ) as number[];
       expect([...ids].sort((a, b) => a - b)).toEqual([...catalogue].sort((a, b) => a - b));
       orders.add(ids.join(','));
     }

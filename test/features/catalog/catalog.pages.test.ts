@@ -12,7 +12,9 @@ afterAll(() => shop.close());
 
 async function setStock(id: number, inStock: number, links: Partial<Pick<Book, 'amazonUrl' | 'amazonKindleUrl'>> = {}) {
   await shop.db.transaction(async (trx) => {
-    await Book.query(trx).findById(id).patch({ inStock, ...links });
+    await Book.query(trx)
+      .findById(id)
+      .patch({ inStock, ...links });
     await bumpCatalogueVersion(trx);
   });
 }
@@ -92,7 +94,8 @@ describe('GET /books/:id', () => {
   });
 
   it('keeps the same recommendations, and so the same ETag, until the catalogue changes', async () => {
-    const recommendedIds = (html: string) => [...html.split('Recommended Further Readings')[1]!.matchAll(/href="\/books\/(\d+)"/g)].map((m) => m[1]);
+    const recommendedIds = (html: string) =>
+      [...html.split('Recommended Further Readings')[1]!.matchAll(/href="\/books\/(\d+)"/g)].map((m) => m[1]);
     const parent = shop.browser();
     await parent.get('/api/session').expect(200);
     const first = await parent.get('/books/1').expect(200);

@@ -6,7 +6,13 @@ import type { CatalogueWatch } from '../../../src/features/catalog/catalogue-wat
 const book = (id: number, inStock: number) => ({ id, inStock }) as BookDto;
 
 function setUp() {
-  const watch = { version: 1, current() { return Promise.resolve(this.version); }, onChange() {} } satisfies CatalogueWatch & { version: number };
+  const watch = {
+    version: 1,
+    current() {
+      return Promise.resolve(this.version);
+    },
+    onChange() {},
+  } satisfies CatalogueWatch & { version: number };
   const table = { rows: [book(1, 5), book(2, 0)], reads: 0, fail: false };
   const snapshot = catalogueSnapshots(watch, async () => {
     table.reads++;

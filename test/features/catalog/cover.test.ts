@@ -6,7 +6,12 @@ const none = { coverName: null, coverWidth: null, coverHeight: null, coverWidths
 
 describe('coverImage', () => {
   it('shows a drawn (SVG) cover at its 600x900 canvas, with no srcset', () => {
-    expect(coverImage({ imageUrl: '/covers/moon-garden.svg', ...none })).toEqual({ src: '/covers/moon-garden.svg', srcset: null, width: 600, height: 900 });
+    expect(coverImage({ imageUrl: '/covers/moon-garden.svg', ...none })).toEqual({
+      src: '/covers/moon-garden.svg',
+      srcset: null,
+      width: 600,
+      height: 900,
+    });
   });
 
   it('falls back to the placeholder when a book has no cover at all', () => {
@@ -14,7 +19,13 @@ describe('coverImage', () => {
   });
 
   it('lists every stored width of an uploaded cover, the largest as src', () => {
-    const cover = coverImage({ imageUrl: '/uploads/covers/ab-480.webp', coverName: 'ab', coverWidth: 480, coverHeight: 700, coverWidths: '160,320,480' });
+    const cover = coverImage({
+      imageUrl: '/uploads/covers/ab-480.webp',
+      coverName: 'ab',
+      coverWidth: 480,
+      coverHeight: 700,
+      coverWidths: '160,320,480',
+    });
     expect(cover).toEqual({
       src: '/uploads/covers/ab-480.webp',
       srcset: '/uploads/covers/ab-160.webp 160w, /uploads/covers/ab-320.webp 320w, /uploads/covers/ab-480.webp 480w',

@@ -18,7 +18,11 @@ describe('address validation (offline, from the ZIP database)', () => {
   });
 
   it('gives an unknown ZIP code no confidence', () => {
-    expect(validateAddress({ address: '1 Main St', city: 'Nowhere', zipCode: '00000' })).toEqual({ isValid: false, confidence: 0, suggestions: [] });
+    expect(validateAddress({ address: '1 Main St', city: 'Nowhere', zipCode: '00000' })).toEqual({
+      isValid: false,
+      confidence: 0,
+      suggestions: [],
+    });
   });
 
   it('does not call a street without a house number valid', () => {

@@ -12,7 +12,15 @@ let checkout: CheckoutService;
 beforeAll(async () => {
   shop = await buildTestShop();
   const payments = createPaymentProvider({ config: shop.config, db: shop.db });
-  checkout = createCheckoutService({ db: shop.db, carts: createCartService(shop.db), payments, mailer: shop.mailer, log: createLogger('silent'), publicUrl: shop.config.publicUrl, notifyEmail: undefined });
+  checkout = createCheckoutService({
+    db: shop.db,
+    carts: createCartService(shop.db),
+    payments,
+    mailer: shop.mailer,
+    log: createLogger('silent'),
+    publicUrl: shop.config.publicUrl,
+    notifyEmail: undefined,
+  });
 });
 afterAll(() => shop.close());
 
@@ -57,7 +65,13 @@ describe('the checkout sweep', () => {
     expect(await stockOf(shop, BOOK)).toBe(10);
     expect(await statusOf(buyer)).toEqual({ checkout: 'canceled', intent: 'canceled' });
     // A card confirmed afterwards cannot be charged.
-    const late = await buyer.send('post', '/api/sandbox/confirm', { paymentIntentId: buyer.intent!.paymentIntentId, clientSecret: buyer.intent!.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+    const late = await buyer.send('post', '/api/sandbox/confirm', {
+      paymentIntentId: buyer.intent!.paymentIntentId,
+      clientSecret: buyer.intent!.clientSecret,
+      cardNumber: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+    });
     expect(late.status).toBeGreaterThanOrEqual(400);
     expect(late.status).toBeLessThan(500);
     expect(await shop.db('orders').where({ stripePaymentIntentId: buyer.intent!.paymentIntentId })).toHaveLength(0);
@@ -133,7 +147,9 @@ describe('how much one customer can hold', () => {
     await one.add(BOOK, 1);
     const refused = await one.startPayment({});
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toBe('Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.');
+    expect(refused.body.message).toBe(
+      'Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.',
+    );
     // Once one of them is paid, there is room again.
     await buyers[0]!.confirm('4242 4242 4242 4242');
     expect((await one.startPayment({})).status).toBe(200);

@@ -68,14 +68,23 @@ describe('guest checkout with the sandbox', () => {
 
     const started = await buyer.startPayment({ stripeCustomerId, totalAmount: '41.47' });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    expect(started.body).toMatchObject({ clientSecret: expect.stringContaining('_secret_'), paymentIntentId: expect.stringMatching(/^pi_/), amount: 41_47 });
+    expect(started.body).toMatchObject({
+      clientSecret: expect.stringContaining('_secret_'),
+      paymentIntentId: expect.stringMatching(/^pi_/),
+      amount: 41_47,
+    });
     expect(await stockOf(shop, BOOK)).toBe(18); // held
 
     expect(await buyer.confirm(CARDS.success)).toEqual({ status: 'succeeded', error: null });
     const completed = await buyer.complete();
     expect(completed.status).toBe(200);
     const { order } = completed.body;
-    expect(order).toMatchObject({ id: expect.any(Number), stripePaymentIntentId: started.body.paymentIntentId, status: 'succeeded', totalAmount: '41.47' });
+    expect(order).toMatchObject({
+      id: expect.any(Number),
+      stripePaymentIntentId: started.body.paymentIntentId,
+      status: 'succeeded',
+      totalAmount: '41.47',
+    });
 
     const again = await buyer.complete();
     expect(again.body.order.id).toBe(order.id);
@@ -84,8 +93,19 @@ describe('guest checkout with the sandbox', () => {
     expect((await buyer.get('/api/cart')).body).toEqual([]);
 
     const detail = await buyer.get(`/api/orders/${order.id}`).expect(200);
-    expect(detail.body).toMatchObject({ city: 'Portland', zipCode: '97205', shippingAddress: '214 Maple Street', items: [{ quantity: 2, price: '16.99', book: { title: expect.any(String) } }] });
-    expect((await buyer.get(`/api/orders/${order.id}/breakdown`)).body).toEqual({ subtotal: '33.98', shipping: '4.99', handling: '2.50', tax: '0.00', total: '41.47' });
+    expect(detail.body).toMatchObject({
+      city: 'Portland',
+      zipCode: '97205',
+      shippingAddress: '214 Maple Street',
+      items: [{ quantity: 2, price: '16.99', book: { title: expect.any(String) } }],
+    });
+    expect((await buyer.get(`/api/orders/${order.id}/breakdown`)).body).toEqual({
+      subtotal: '33.98',
+      shipping: '4.99',
+      handling: '2.50',
+      tax: '0.00',
+      total: '41.47',
+    });
     expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'succeeded' });
 
     await flushMail(shop);
@@ -125,7 +145,10 @@ describe('guest checkout with the sandbox', () => {
     await buyer.startPayment({ stripeCustomerId });
     await buyer.confirm(CARDS.threeDSecure);
     const failed = await buyer.authenticate(false);
-    expect(failed).toEqual({ status: 'requires_payment_method', error: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' });
+    expect(failed).toEqual({
+      status: 'requires_payment_method',
+      error: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+    });
     expect((await buyer.complete()).status).toBe(409);
     expect(await ordersOf(buyer.parent.email)).toHaveLength(0);
   });
@@ -170,7 +193,9 @@ describe('amounts and ownership are the server\u2019s', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('The order total has changed. Please review your order and try again.');
     expect(await stockOf(shop, BOOK)).toBe(20);
-    expect(await shop.db('checkouts').where({ userId: (await shop.db('users').where({ email: buyer.parent.email }).first()).id })).toHaveLength(0);
+    expect(
+      await shop.db('checkouts').where({ userId: (await shop.db('users').where({ email: buyer.parent.email }).first()).id }),
+    ).toHaveLength(0);
     const authed = await buyer.startPayment({ amount: 1 });
     expect(authed.status).toBe(409);
   });
@@ -222,7 +247,10 @@ describe('stock', () => {
     // The other parent got no payment to confirm: nothing can be charged.
     const loserBuyer = winner === a ? b : a;
     expect(loserBuyer.intent).toBeUndefined();
-    const canceled = await shop.db('sandboxPaymentIntents').whereNot({ id: winner.intent!.paymentIntentId }).where({ customerId: (await shop.db('users').where({ email: loserBuyer.parent.email }).first()).paymentCustomerId });
+    const canceled = await shop
+      .db('sandboxPaymentIntents')
+      .whereNot({ id: winner.intent!.paymentIntentId })
+      .where({ customerId: (await shop.db('users').where({ email: loserBuyer.parent.email }).first()).paymentCustomerId });
     expect(canceled.map((i) => i.status)).toEqual(['canceled']);
   });
 
@@ -230,7 +258,10 @@ describe('stock', () => {
     const { buyer, stripeCustomerId } = await guestWithBook(3);
     await buyer.startPayment({ stripeCustomerId });
     expect(await stockOf(shop, BOOK)).toBe(17);
-    await shop.db('stockHolds').where({ paymentIntentId: buyer.intent!.paymentIntentId }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await shop
+      .db('stockHolds')
+      .where({ paymentIntentId: buyer.intent!.paymentIntentId })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     // The next payment anyone starts sweeps expired holds first.
     const other = new Buyer(shop);
     await other.signUp(other.parent);
@@ -247,7 +278,10 @@ describe('stock', () => {
     await rival.add(BOOK);
     const { buyer, stripeCustomerId } = await guestWithBook();
     await buyer.startPayment({ stripeCustomerId });
-    await shop.db('stockHolds').where({ paymentIntentId: buyer.intent!.paymentIntentId }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await shop
+      .db('stockHolds')
+      .where({ paymentIntentId: buyer.intent!.paymentIntentId })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     expect((await rival.startPayment({})).status).toBe(200); // sweeps the expired hold, takes the copy
     await buyer.confirm(CARDS.success);
     const res = await buyer.complete();
@@ -257,6 +291,8 @@ describe('stock', () => {
     expect(await ordersOf(buyer.parent.email)).toHaveLength(0);
     expect(await stockOf(shop, BOOK)).toBe(0);
     await flushMail(shop);
-    expect((await shop.db('outbox').where({ toAddress: buyer.parent.email })).map((m) => m.subject).some((s: string) => s.includes('refunded'))).toBe(true);
+    expect(
+      (await shop.db('outbox').where({ toAddress: buyer.parent.email })).map((m) => m.subject).some((s: string) => s.includes('refunded')),
+    ).toBe(true);
   });
 });

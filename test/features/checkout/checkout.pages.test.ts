@@ -14,7 +14,8 @@ describe('checkout pages', () => {
     await buyer.add(1, 2);
     const res = await buyer.get(path).expect(200);
     expect(res.text).toContain('<h1>Complete Your Order</h1>');
-    for (const name of ['firstName', 'lastName', 'email', 'password', 'address', 'city', 'zipCode']) expect(res.text).toContain(`name="${name}"`);
+    for (const name of ['firstName', 'lastName', 'email', 'password', 'address', 'city', 'zipCode'])
+      expect(res.text).toContain(`name="${name}"`);
     expect(res.text).toContain('maxlength="5"');
     expect(res.text).toContain('href="/login" role="button" class="secondary outline">Parent Login</a>');
     expect(res.text).toContain('data-island="card-form"');
@@ -25,21 +26,24 @@ describe('checkout pages', () => {
     expect(res.text).not.toContain('js.stripe.com');
   });
 
-  it.each(['/simple-checkout', '/authcheckout'])('%s says card payment needs JavaScript before any field, with the cart and the books', async (path) => {
-    const buyer = new Buyer(shop);
-    if (path === '/authcheckout') await buyer.signUp(buyer.parent);
-    await buyer.add(1);
-    const html = (await buyer.get(path).expect(200)).text;
-    const main = html.slice(html.indexOf('<main'));
-    const notice = /<noscript>\s*<section class="callout noscript-notice"[\s\S]*?<\/noscript>/.exec(main);
-    expect(notice?.[0]).toContain('Card payment needs JavaScript');
-    expect(notice?.[0]).toContain('href="/cart"');
-    expect(notice?.[0]).toContain('href="/books"');
-    expect(notice!.index).toBeLessThan(main.indexOf('<h1>'));
-    expect(notice!.index).toBeLessThan(main.indexOf('<input'));
-    // Without script the form is not shown (styles hide [data-needs-script]).
-    expect(main).toMatch(/<form id="checkout-form"[^>]*data-needs-script/);
-  });
+  it.each(['/simple-checkout', '/authcheckout'])(
+    '%s says card payment needs JavaScript before any field, with the cart and the books',
+    async (path) => {
+      const buyer = new Buyer(shop);
+      if (path === '/authcheckout') await buyer.signUp(buyer.parent);
+      await buyer.add(1);
+      const html = (await buyer.get(path).expect(200)).text;
+      const main = html.slice(html.indexOf('<main'));
+      const notice = /<noscript>\s*<section class="callout noscript-notice"[\s\S]*?<\/noscript>/.exec(main);
+      expect(notice?.[0]).toContain('Card payment needs JavaScript');
+      expect(notice?.[0]).toContain('href="/cart"');
+      expect(notice?.[0]).toContain('href="/books"');
+      expect(notice!.index).toBeLessThan(main.indexOf('<h1>'));
+      expect(notice!.index).toBeLessThan(main.indexOf('<input'));
+      // Without script the form is not shown (styles hide [data-needs-script]).
+      expect(main).toMatch(/<form id="checkout-form"[^>]*data-needs-script/);
+    },
+  );
 
   it('answers an empty cart with a clear message and Return to Books instead of a checkout', async () => {
     const res = await new Buyer(shop).get('/simple-checkout').expect(200);

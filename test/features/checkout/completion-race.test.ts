@@ -26,7 +26,13 @@ async function buyerOfTheLastCopy(): Promise<Buyer> {
 }
 
 function confirmRequest(buyer: Buyer) {
-  return buyer.send('post', '/api/sandbox/confirm', { paymentIntentId: buyer.intent!.paymentIntentId, clientSecret: buyer.intent!.clientSecret, cardNumber: CARDS.success, expiry: '12/34', cvc: '123' });
+  return buyer.send('post', '/api/sandbox/confirm', {
+    paymentIntentId: buyer.intent!.paymentIntentId,
+    clientSecret: buyer.intent!.clientSecret,
+    cardNumber: CARDS.success,
+    expiry: '12/34',
+    cvc: '123',
+  });
 }
 
 async function expectOneOrderNoRefund(buyer: Buyer) {

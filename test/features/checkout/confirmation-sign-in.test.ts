@@ -24,7 +24,13 @@ const EVIL = ['//evil.example/login', '/\\evil.example', 'https://evil.example/'
 async function signInWithForm(agent: supertest.Agent, url: string, fields: Record<string, string> = {}) {
   const page = await agent.get(url).expect(200);
   const next = /name="next" value="([^"]*)"/.exec(page.text)?.[1];
-  const body = { _csrf: formToken(page.text), email: buyer.parent.email, password: buyer.parent.password, ...(next === undefined ? {} : { next: next.replaceAll('&amp;', '&') }), ...fields };
+  const body = {
+    _csrf: formToken(page.text),
+    email: buyer.parent.email,
+    password: buyer.parent.password,
+    ...(next === undefined ? {} : { next: next.replaceAll('&amp;', '&') }),
+    ...fields,
+  };
   return agent.post('/login').type('form').send(body);
 }
 
@@ -67,7 +73,10 @@ describe('the confirmation link, signed out', () => {
 
 describe('a way back that leaves the shop is refused', () => {
   it.each(EVIL)('the sign-in page does not carry %j', async (next) => {
-    const page = await shop.browser().get(`/login?next=${encodeURIComponent(next)}`).expect(200);
+    const page = await shop
+      .browser()
+      .get(`/login?next=${encodeURIComponent(next)}`)
+      .expect(200);
     expect(page.text).not.toContain('name="next"');
     expect(page.text).not.toContain('evil.example');
   });
@@ -105,7 +114,10 @@ describe("'Order Not Found'", () => {
       const res = await stranger.get(path).expect(404);
       expect(res.text).toContain('Order Not Found');
       const links = cardLinks(res.text);
-      expect(links.filter((href) => href === '/'), path).toHaveLength(1);
+      expect(
+        links.filter((href) => href === '/'),
+        path,
+      ).toHaveLength(1);
       expect(links, path).toContain('/contact');
     }
   });

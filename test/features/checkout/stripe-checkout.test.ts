@@ -13,7 +13,12 @@ let shop: TestShop;
 beforeAll(async () => {
   standIn = await startStripeStandIn();
   shop = await buildTestShop({
-    env: { STRIPE_SECRET_KEY: standIn.secretKey, STRIPE_PUBLISHABLE_KEY: 'pk_test_shop', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: standIn.url },
+    env: {
+      STRIPE_SECRET_KEY: standIn.secretKey,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_shop',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: standIn.url,
+    },
   });
 });
 afterAll(async () => {
@@ -22,7 +27,12 @@ afterAll(async () => {
 });
 
 function webhook(type: string, intentId: string, { secret = WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
-  const payload = JSON.stringify({ id: `evt_${intentId}`, object: 'event', type, data: { object: { id: intentId, object: 'payment_intent', last_payment_error: null } } });
+  const payload = JSON.stringify({
+    id: `evt_${intentId}`,
+    object: 'event',
+    type,
+    data: { object: { id: intentId, object: 'payment_intent', last_payment_error: null } },
+  });
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
   return shop.browser().post('/api/webhooks/stripe').set('content-type', 'application/json').set('stripe-signature', header).send(payload);
 }
@@ -96,7 +106,12 @@ describe('checkout on Stripe', () => {
   it('refuses a forged, a wrongly signed and a stale webhook', async () => {
     const buyer = await paidIntent();
     const id = buyer.intent!.paymentIntentId;
-    const forged = await shop.browser().post('/api/webhooks/stripe').set('content-type', 'application/json').set('stripe-signature', 't=1,v1=deadbeef').send('{}');
+    const forged = await shop
+      .browser()
+      .post('/api/webhooks/stripe')
+      .set('content-type', 'application/json')
+      .set('stripe-signature', 't=1,v1=deadbeef')
+      .send('{}');
     expect(forged.status).toBe(400);
     expect((await webhook('payment_intent.succeeded', id, { secret: 'whsec_someone_else' })).status).toBe(400);
     expect((await webhook('payment_intent.succeeded', id, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(400);
@@ -117,9 +132,9 @@ describe('checkout on Stripe', () => {
     await buyer.add(1);
     const checkout = await buyer.get('/authcheckout').expect(200);
     const csp = checkout.headers['content-security-policy'] as string;
-    expect(csp).toContain('script-src \'self\' https://js.stripe.com');
-    expect(csp).toContain('frame-src \'self\' https://js.stripe.com https://hooks.stripe.com');
-    expect(csp).toContain('connect-src \'self\' https://api.stripe.com');
+    expect(csp).toContain("script-src 'self' https://js.stripe.com");
+    expect(csp).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com");
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com");
     expect(checkout.text).toContain('"publishableKey":"pk_test_shop"');
     const books = await buyer.get('/books').expect(200);
     expect(books.headers['content-security-policy']).not.toContain('stripe');

@@ -68,7 +68,11 @@ describe('contact form limits', () => {
     let last: supertest.Response | undefined;
     for (let i = 0; i <= PER_SESSION; i++) {
       const page = await agent.get('/contact').set('x-forwarded-for', ip);
-      last = await agent.post('/contact').set('x-forwarded-for', ip).type('form').send({ ...message(), _csrf: formToken(page.text) });
+      last = await agent
+        .post('/contact')
+        .set('x-forwarded-for', ip)
+        .type('form')
+        .send({ ...message(), _csrf: formToken(page.text) });
     }
     expect(last!.status).toBe(429);
     expect(last!.text).toMatch(/too many messages/i);

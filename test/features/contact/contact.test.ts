@@ -34,7 +34,12 @@ describe('contact page', () => {
     const agent = shop.browser();
     const page = await agent.get('/contact');
     const before = (await messages()).length;
-    await agent.post('/contact').type('form').send({ ...valid, _csrf: formToken(page.text) }).expect(303).expect('location', '/contact');
+    await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...valid, _csrf: formToken(page.text) })
+      .expect(303)
+      .expect('location', '/contact');
     const after = await agent.get('/contact').expect(200);
     expect(after.text).toContain('Message Sent Successfully!');
     const rows = await messages();
@@ -52,7 +57,11 @@ describe('contact page', () => {
     const agent = shop.browser();
     const page = await agent.get('/contact');
     const before = (await messages()).length;
-    const res = await agent.post('/contact').type('form').send({ ...valid, ...change, _csrf: formToken(page.text) }).expect(400);
+    const res = await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...valid, ...change, _csrf: formToken(page.text) })
+      .expect(400);
     expect(res.text).toContain(title);
     expect(res.text).toContain(text);
     expect(res.text).toContain('value="Maya"');
@@ -68,7 +77,10 @@ describe('contact page when the message cannot be kept', () => {
     await shop.db.schema.renameTable('contact_messages', 'contact_messages_away');
     let res;
     try {
-      res = await agent.post('/contact').type('form').send({ ...valid, _csrf: formToken(page.text) });
+      res = await agent
+        .post('/contact')
+        .type('form')
+        .send({ ...valid, _csrf: formToken(page.text) });
     } finally {
       await shop.db.schema.renameTable('contact_messages_away', 'contact_messages');
     }
@@ -101,7 +113,11 @@ describe('POST /api/contact', () => {
   ])('refuses %o with 400 and the spec message', async (change, message) => {
     const agent = shop.browser();
     const token = await csrfTokenFor(agent);
-    const res = await agent.post('/api/contact').set('x-csrf-token', token).send({ ...valid, ...change }).expect(400);
+    const res = await agent
+      .post('/api/contact')
+      .set('x-csrf-token', token)
+      .send({ ...valid, ...change })
+      .expect(400);
     expect(res.body).toEqual({ message });
   });
 });

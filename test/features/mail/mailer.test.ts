@@ -3,13 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { connectDb, migrateLatest, type Db } from '../../../src/db.ts';
-import {
-  ALARM_AFTER_ATTEMPTS,
-  RETRY_CAP_MS,
-  createMailer,
-  retryDelayMs,
-  type Mailer,
-} from '../../../src/features/mail/mailer.ts';
+import { ALARM_AFTER_ATTEMPTS, RETRY_CAP_MS, createMailer, retryDelayMs, type Mailer } from '../../../src/features/mail/mailer.ts';
 import type { MailRequest } from '../../../src/features/mail/mail.types.ts';
 import type { Logger } from '../../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
@@ -256,9 +250,7 @@ describe('mailer without SMTP', () => {
     const { log, calls } = fakeLog();
     const mailer = mailerFor({ log });
     expect(mailer.smtpConfigured).toBe(false);
-    await db.transaction((trx) =>
-      mailer.enqueue(trx, { to: 'ana@example.com', template: 'contact-received', data: { firstName: 'Ana' } }),
-    );
+    await db.transaction((trx) => mailer.enqueue(trx, { to: 'ana@example.com', template: 'contact-received', data: { firstName: 'Ana' } }));
 
     expect(await mailer.deliverDue()).toBe(1);
     const dir = path.join(database.dataDir, 'mail');

@@ -69,7 +69,15 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
     shows: ['Omar', '#17', '$23.98', 'The book is out of print'],
   },
   'order-shipped': {
-    data: { firstName: 'Mia', orderId: 21, carrier: 'UPS', trackingNumber: '1Z999AA10123456784', trackingLink: 'https://www.ups.com/track?tracknum=1Z999AA10123456784', estimatedDelivery: 'December 2, 2026', orderUrl: '/order-confirmation?orderId=21' },
+    data: {
+      firstName: 'Mia',
+      orderId: 21,
+      carrier: 'UPS',
+      trackingNumber: '1Z999AA10123456784',
+      trackingLink: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      estimatedDelivery: 'December 2, 2026',
+      orderUrl: '/order-confirmation?orderId=21',
+    },
     subject: 'Your order #21 is on its way',
     shows: ['Mia', '#21', 'UPS', '1Z999AA10123456784', 'https://www.ups.com/track?tracknum=1Z999AA10123456784', 'December 2, 2026'],
   },
@@ -102,7 +110,17 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       adminUrl: '/admin/orders/42',
     },
     subject: 'New order #42: $23.99 from Ruth Mills',
-    shows: ['#42', 'Ruth Mills', 'ruth@example.com', 'Owl Goes to Sea', '$9.50', '$23.99', '12 Maple Lane', 'Portland, OR 97201', 'https://shop.example.com/admin/orders/42'],
+    shows: [
+      '#42',
+      'Ruth Mills',
+      'ruth@example.com',
+      'Owl Goes to Sea',
+      '$9.50',
+      '$23.99',
+      '12 Maple Lane',
+      'Portland, OR 97201',
+      'https://shop.example.com/admin/orders/42',
+    ],
   },
   'shop-new-message': {
     data: {
@@ -115,7 +133,16 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       inboxUrl: '/admin/inbox',
     },
     subject: 'URGENT: New message from Maya Lee: urgent: wrong book arrived',
-    shows: ['Maya Lee', 'maya@example.com', 'Member', 'Yes', 'urgent: wrong book arrived', 'We received Moon Soup twice.', 'URGENT', 'https://shop.example.com/admin/inbox'],
+    shows: [
+      'Maya Lee',
+      'maya@example.com',
+      'Member',
+      'Yes',
+      'urgent: wrong book arrived',
+      'We received Moon Soup twice.',
+      'URGENT',
+      'https://shop.example.com/admin/inbox',
+    ],
   },
 };
 

@@ -28,7 +28,11 @@ describe('health', () => {
 
 describe('crawlers', () => {
   it('serves robots.txt pointing at the sitemap and keeping private pages out', async () => {
-    const res = await shop.browser().get('/robots.txt').expect(200).expect('content-type', /text\/plain/);
+    const res = await shop
+      .browser()
+      .get('/robots.txt')
+      .expect(200)
+      .expect('content-type', /text\/plain/);
     expect(res.text).toContain('Disallow: /dashboard');
     expect(res.text).toContain(`Sitemap: ${shop.config.publicUrl}/sitemap.xml`);
   });

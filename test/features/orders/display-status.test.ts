@@ -5,8 +5,16 @@ import { displayStatus } from '../../../src/features/orders/order-status.ts';
 // shipped, delivered and canceled (what the shop did after payment) win over it; anything
 // outside the known statuses reads as pending.
 describe('displayStatus at its edges', () => {
-  it("shows each known status the provider reports for an order that is only paid", () => {
-    for (const status of ['succeeded', 'processing', 'requires_payment_method', 'requires_confirmation', 'requires_action', 'canceled', 'failed']) {
+  it('shows each known status the provider reports for an order that is only paid', () => {
+    for (const status of [
+      'succeeded',
+      'processing',
+      'requires_payment_method',
+      'requires_confirmation',
+      'requires_action',
+      'canceled',
+      'failed',
+    ]) {
       expect(displayStatus('pending', status)).toBe(status);
     }
   });

@@ -25,7 +25,13 @@ describe('order transitions', () => {
     expect(() => assertTransition('succeeded', 'shipped')).not.toThrow();
     expect(() => assertTransition('shipped', 'delivered')).not.toThrow();
     expect(() => assertTransition('succeeded', 'canceled')).not.toThrow();
-    for (const [from, to] of [['shipped', 'canceled'], ['delivered', 'shipped'], ['canceled', 'shipped'], ['succeeded', 'delivered'], ['pending', 'shipped']] as const) {
+    for (const [from, to] of [
+      ['shipped', 'canceled'],
+      ['delivered', 'shipped'],
+      ['canceled', 'shipped'],
+      ['succeeded', 'delivered'],
+      ['pending', 'shipped'],
+    ] as const) {
       expect(() => assertTransition(from, to), `${from} → ${to}`).toThrow(expect.objectContaining({ status: 409 }));
     }
   });

@@ -26,7 +26,11 @@ describe('sandbox payment errors', () => {
   it('answers a wrong client secret on confirm with 404 and a message, paying nothing', async () => {
     const buyer = await buyerWithIntent();
     const { paymentIntentId } = buyer.intent!;
-    const res = await buyer.send('post', '/api/sandbox/confirm', { paymentIntentId, clientSecret: `${paymentIntentId}_secret_wrong`, ...card });
+    const res = await buyer.send('post', '/api/sandbox/confirm', {
+      paymentIntentId,
+      clientSecret: `${paymentIntentId}_secret_wrong`,
+      ...card,
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('This payment could not be found.');
     expect(await statusOf(paymentIntentId)).toBe('requires_payment_method');

@@ -58,11 +58,7 @@ describe('sandbox provider basics', () => {
   });
 
   it('lists the three test cards for /admin', () => {
-    expect(SANDBOX_TEST_CARDS.map((c) => c.number)).toEqual([
-      '4242 4242 4242 4242',
-      '4000 0000 0000 0002',
-      '4000 0025 0000 3155',
-    ]);
+    expect(SANDBOX_TEST_CARDS.map((c) => c.number)).toEqual(['4242 4242 4242 4242', '4000 0000 0000 0002', '4000 0025 0000 3155']);
     for (const card of SANDBOX_TEST_CARDS) expect(passesLuhn(card.number.replace(/ /g, ''))).toBe(true);
   });
 
@@ -117,7 +113,9 @@ describe('sandbox provider basics', () => {
     await sandbox.createPaymentIntent(input);
     await expect(sandbox.createPaymentIntent({ ...input, amountCents: 1600 })).rejects.toThrow(/same parameters/);
     await expect(sandbox.createPaymentIntent({ ...input, amountCents: 49, idempotencyKey: key() })).rejects.toBeInstanceOf(PaymentError);
-    await expect(sandbox.createPaymentIntent({ ...input, amountCents: 10.5, idempotencyKey: key() })).rejects.toThrow(/Invalid payment amount/);
+    await expect(sandbox.createPaymentIntent({ ...input, amountCents: 10.5, idempotencyKey: key() })).rejects.toThrow(
+      /Invalid payment amount/,
+    );
   });
 
   it('an unknown intent raises PaymentError', async () => {
@@ -152,9 +150,9 @@ describe('sandbox card confirmation', () => {
     const done = await sandbox.completeAuthentication({ id: intent.id, clientSecret: intent.clientSecret, succeed: true });
     expect(done).toMatchObject({ status: 'succeeded', lastError: null });
     // Finishing again (a double click) changes nothing.
-    expect(
-      await sandbox.completeAuthentication({ id: intent.id, clientSecret: intent.clientSecret, succeed: false }),
-    ).toMatchObject({ status: 'succeeded' });
+    expect(await sandbox.completeAuthentication({ id: intent.id, clientSecret: intent.clientSecret, succeed: false })).toMatchObject({
+      status: 'succeeded',
+    });
   });
 
   it('failing 3D Secure sends the intent back for another card', async () => {
@@ -309,13 +307,19 @@ describe('sandbox cancel and refund', () => {
     const k = key();
     const first = await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: k, amountCents: 1000 });
     expect(await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: k, amountCents: 1000 })).toEqual(first);
-    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 2001 })).rejects.toThrow('Refund amount ($20.01) is greater than unrefunded amount on charge ($20.00)');
-    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 0 })).rejects.toBeInstanceOf(PaymentError);
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 2001 })).rejects.toThrow(
+      'Refund amount ($20.01) is greater than unrefunded amount on charge ($20.00)',
+    );
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 0 })).rejects.toBeInstanceOf(
+      PaymentError,
+    );
     // Without an amount: whatever is left.
     await sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key() });
     const rows = await db('sandbox_refunds').where({ paymentIntentId: intent.id });
     expect(rows.map((r) => Number(r.amountCents)).sort((a, b) => a - b)).toEqual([1000, 2000]);
-    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 1 })).rejects.toThrow(/already been refunded/);
+    await expect(sandbox.refund({ paymentIntentId: intent.id, idempotencyKey: key(), amountCents: 1 })).rejects.toThrow(
+      /already been refunded/,
+    );
   });
 
   it('concurrent refunds make one refund', async () => {

@@ -14,7 +14,12 @@ let shop: TestShop;
 beforeAll(async () => {
   standIn = await startStripeStandIn();
   shop = await buildTestShop({
-    env: { STRIPE_SECRET_KEY: standIn.secretKey, STRIPE_PUBLISHABLE_KEY: 'pk_test_shop', STRIPE_WEBHOOK_SECRET: 'whsec_errors', STRIPE_API_URL: standIn.url },
+    env: {
+      STRIPE_SECRET_KEY: standIn.secretKey,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_shop',
+      STRIPE_WEBHOOK_SECRET: 'whsec_errors',
+      STRIPE_API_URL: standIn.url,
+    },
   });
 });
 afterAll(async () => {
@@ -43,7 +48,10 @@ describe('Stripe errors at checkout', () => {
 
   it('answers an invalid-request error with 400 and Stripe’s message', async () => {
     const buyer = await buyerReadyToPay();
-    standIn.failNext({ status: 400, type: 'invalid_request_error', code: 'amount_too_large', message: 'Amount must be no more than $999,999.99' }, PAYMENT_INTENTS);
+    standIn.failNext(
+      { status: 400, type: 'invalid_request_error', code: 'amount_too_large', message: 'Amount must be no more than $999,999.99' },
+      PAYMENT_INTENTS,
+    );
     const res = await buyer.startPayment({});
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Amount must be no more than $999,999.99');
@@ -85,7 +93,10 @@ describe('Stripe errors, one by one', () => {
   const { errors } = Stripe;
   it.each([
     [new errors.StripeCardError({ message: 'Your card has insufficient funds.', type: 'card_error' }), 402],
-    [new errors.StripeInvalidRequestError({ message: "No such payment_intent: 'pi_x'", type: 'invalid_request_error', statusCode: 404 }), 404],
+    [
+      new errors.StripeInvalidRequestError({ message: "No such payment_intent: 'pi_x'", type: 'invalid_request_error', statusCode: 404 }),
+      404,
+    ],
     [new errors.StripeInvalidRequestError({ message: 'Invalid integer: abc', type: 'invalid_request_error', statusCode: 400 }), 400],
   ])('%s becomes a PaymentError with its status and Stripe’s message', (err, status) => {
     const mapped = fromStripeError(err);

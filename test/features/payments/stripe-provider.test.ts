@@ -128,7 +128,12 @@ describe('Stripe provider against the stand-in API', () => {
   });
 
   it('retrieves an intent and maps status, amount and the last error', async () => {
-    const created = await provider.createPaymentIntent({ amountCents: 4200, customerId: null, metadata: { a: 'b' }, idempotencyKey: 'intent-2' });
+    const created = await provider.createPaymentIntent({
+      amountCents: 4200,
+      customerId: null,
+      metadata: { a: 'b' },
+      idempotencyKey: 'intent-2',
+    });
     expect(await provider.retrievePaymentIntent(created.id)).toMatchObject({ status: 'requires_payment_method', amountCents: 4200 });
 
     standIn.setStatus(created.id, 'requires_payment_method', 'Your card was declined.');
@@ -172,11 +177,20 @@ describe('Stripe provider against the stand-in API', () => {
   });
 
   it('refunds part of a payment with amount, and refuses more than is left as Stripe does', async () => {
-    const intent = await provider.createPaymentIntent({ amountCents: 3000, customerId: null, metadata: {}, idempotencyKey: 'intent-partial' });
+    const intent = await provider.createPaymentIntent({
+      amountCents: 3000,
+      customerId: null,
+      metadata: {},
+      idempotencyKey: 'intent-partial',
+    });
     standIn.setStatus(intent.id, 'succeeded');
     const start = standIn.requests.length;
     await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-1', amountCents: 1000 });
-    expect(requestsSince(start)[0]).toMatchObject({ path: '/v1/refunds', idempotencyKey: 'refund-partial-1', form: { payment_intent: intent.id, amount: '1000' } });
+    expect(requestsSince(start)[0]).toMatchObject({
+      path: '/v1/refunds',
+      idempotencyKey: 'refund-partial-1',
+      form: { payment_intent: intent.id, amount: '1000' },
+    });
     // The same key with the same amount is the same refund (the stand-in replays it).
     await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-1', amountCents: 1000 });
     expect(standIn.requests.at(-1)!.replayed).toBe(true);
@@ -184,7 +198,9 @@ describe('Stripe provider against the stand-in API', () => {
     await expect(tooMuch).rejects.toBeInstanceOf(PaymentError);
     await expect(tooMuch).rejects.toThrow('Refund amount ($20.01) is greater than unrefunded amount on charge ($20.00)');
     await provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-3', amountCents: 2000 });
-    await expect(provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-4', amountCents: 1 })).rejects.toThrow(/already been refunded/);
+    await expect(provider.refund({ paymentIntentId: intent.id, idempotencyKey: 'refund-partial-4', amountCents: 1 })).rejects.toThrow(
+      /already been refunded/,
+    );
   });
 
   it('cancels with an Idempotency-Key; cancelling twice is fine; a succeeded intent is refused', async () => {

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => shop.close());
 
 describe('GET /', () => {
-  it("the banner counts the books the catalogue lists, and follows it when a title is added", async () => {
+  it('the banner counts the books the catalogue lists, and follows it when a title is added', async () => {
     const catalogue = await shop.browser().get('/books').expect(200);
     const listed = (catalogue.text.match(/class="book-card"/g) ?? []).length;
     const home = await shop.browser().get('/').expect(200);
@@ -26,7 +26,10 @@ describe('GET /', () => {
       const after = await shop.browser().get('/').expect(200);
       expect(after.text).toContain(`${listed + 1} picture books and early readers`);
     } finally {
-      await shop.db('books').where('id', added ?? id + 1000).del();
+      await shop
+        .db('books')
+        .where('id', added ?? id + 1000)
+        .del();
     }
   });
 });
