@@ -89,6 +89,8 @@ export interface AppDeps {
   mailer: Mailer;
   payments: PaymentProvider;
   throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
+  /** The catalogue version read at once, on the embedded database (catalogue-version.ts). */
+  readCatalogueVersionNow?: (() => number) | undefined;
   /** Work done after answering (reset links); tests wait for it. */
   later?: Deferred;
 }
@@ -105,10 +107,11 @@ export function createApp({
   mailer,
   payments,
   throttles,
+  readCatalogueVersionNow,
   later = createDeferred((err) => log.error({ err }, 'background work failed')),
 }: AppDeps): ShopHandler {
   const app = express();
-  const catalogue = watchCatalogue({ db, redis: sessions.redis });
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, readNow: readCatalogueVersionNow });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
   const pageHeaders = pageSecurityHeaders(security);
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { Model, knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../migrations/index.ts';
@@ -109,6 +110,18 @@ export function connectDb(options: DbOptions): Db {
   const db = knexFactory(knexConfig(options));
   Model.knex(db);
   return db;
+}
+
+/**
+ * A read-only connection of its own to the embedded database's file. A read on it waits for
+ * neither the pool's one connection nor a transaction open there, and sees only committed rows
+ * (WAL). Undefined on MariaDB, and for an in-memory database, which no second connection sees.
+ */
+export function openSqliteReader(db: Db): Database.Database | undefined {
+  if (isMySql(db)) return undefined;
+  const { filename } = (db.client as Knex.Client).config.connection as { filename: string };
+  if (filename === ':memory:') return undefined;
+  return new Database(filename, { readonly: true, fileMustExist: true });
 }
 
 export function isMySql(db: Db): boolean {

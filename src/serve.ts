@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
-import { connectDb, migrateLatest } from './db.ts';
+import { connectDb, migrateLatest, openSqliteReader } from './db.ts';
+import { committedVersionReader } from './features/catalog/catalogue-version.ts';
 import type { Logger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
@@ -29,7 +30,17 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const mailer = createMailer({ db, config, log });
   mailer.start();
   const payments = createPaymentProvider({ config, db });
-  const app = createApp({ config, db, sessions, log, assets: loadAssets(), mailer, payments });
+  const sqliteReader = openSqliteReader(db);
+  const app = createApp({
+    config,
+    db,
+    sessions,
+    log,
+    assets: loadAssets(),
+    mailer,
+    payments,
+    readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
+  });
   const checkout = createCheckoutService({
     db,
     carts: createCartService(db),
@@ -77,7 +88,13 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     for (const [name, close] of [
       ['mail', () => mailer.stop()],
       ['sessions', () => sessions.close()],
-      ['database', () => db.destroy()],
+      [
+        'database',
+        () => {
+          sqliteReader?.close();
+          return db.destroy();
+        },
+      ],
     ] as const) {
       await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
     }

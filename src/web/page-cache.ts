@@ -11,6 +11,8 @@ import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './fron
 
 /** GET /, /books and /books/:id. */
 const CACHEABLE_PATH = /^\/(books(\/[^/]+)?\/?)?$/;
+/** The catalogue as JSON; only without a query, since one with a query picks books at random. */
+const CACHEABLE_URLS = new Set(['/api/books']);
 // A page that carries a form token belongs to one session and is never shared. Pages for
 // visitors without a session leave the field empty, for a session's page to fill in.
 const FORM_TOKEN = /name="_csrf" value="[^"]/;
@@ -68,7 +70,8 @@ export function pageCache({ watch, sessionCookie, headers, renderHeader, limits 
   // The key a page is kept under, set by `answer` for the app's rendering to find.
   const missing = new WeakMap<IncomingMessage, string>();
   const hasSession = (req: IncomingMessage) => req.headers.cookie?.includes(`${sessionCookie}=`) ?? false;
-  const cacheablePath = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && CACHEABLE_PATH.test(pathOf(req.url));
+  const cacheablePath = (req: IncomingMessage) =>
+    (req.method === 'GET' || req.method === 'HEAD') && (CACHEABLE_PATH.test(pathOf(req.url)) || CACHEABLE_URLS.has(req.url ?? ''));
   const cacheable = (req: IncomingMessage) => cacheablePath(req) && !hasSession(req);
 
   async function lookUp(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -98,7 +101,8 @@ export function pageCache({ watch, sessionCookie, headers, renderHeader, limits 
       res.send = function sendAndKeep(body?: unknown) {
         res.send = send;
         if (res.statusCode !== 200 || typeof body !== 'string' || FORM_TOKEN.test(body)) return send.call(res, body);
-        const page = buildPage(body, String(res.get('Content-Type') ?? 'text/html; charset=utf-8'), renderHeader(res.locals));
+        const type = String(res.get('Content-Type') ?? 'text/html; charset=utf-8');
+        const page = buildPage(body, type, type.startsWith('text/html') ? renderHeader(res.locals) : undefined);
         sendPage(req, res, page);
         // The session middleware adds its cookie as the headers go out: only a page sent
         // without one is kept.
@@ -118,14 +122,18 @@ export function pageCache({ watch, sessionCookie, headers, renderHeader, limits 
   };
 }
 
-function buildPage(html: string, type: string, header: string): CachedPage {
+function buildPage(html: string, type: string, header: string | undefined): CachedPage {
   const identity = Buffer.from(html, 'utf8');
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const variant = (encoding: Encoding, tag: string): Variant => ({ body: compress(identity, encoding, 'page'), etag: `"${hash}-${tag}"` });
   // A strong ETag names one representation, so each encoding has its own.
-  const at = html.indexOf(header);
-  const around = at === -1 ? undefined : { type, before: html.slice(0, at), after: html.slice(at + header.length) };
+  const around = header === undefined ? undefined : splitAround(html, header, type);
   return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz'), around };
+}
+
+function splitAround(html: string, header: string, type: string): PageAroundHeader | undefined {
+  const at = html.indexOf(header);
+  return at === -1 ? undefined : { type, before: html.slice(0, at), after: html.slice(at + header.length) };
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {

@@ -4,7 +4,8 @@ import type { ShopHandler } from '../../src/web/front-door.ts';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
+import { connectDb, migrateLatest, openSqliteReader, type Db } from '../../src/db.ts';
+import { committedVersionReader } from '../../src/features/catalog/catalogue-version.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
@@ -80,6 +81,7 @@ export async function buildTestShop({
     createDeferred((err) => {
       throw err;
     });
+  const sqliteReader = openSqliteReader(db);
   const app = createApp({
     config,
     db,
@@ -89,6 +91,7 @@ export async function buildTestShop({
     mailer,
     payments,
     later,
+    readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
     throttles: { prefix: `${prefix}throttle:`, overrides: limits },
   });
 
@@ -102,6 +105,7 @@ export async function buildTestShop({
     database: data,
     browser: () => supertest.agent(app),
     restart: async () => {
+      sqliteReader?.close();
       await sessions.close();
       await db.destroy();
       return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits, log });
@@ -110,6 +114,7 @@ export async function buildTestShop({
       await later.settled();
       await mailer.stop();
       await sessions.close();
+      sqliteReader?.close();
       await db.destroy();
       await data.drop();
     },

@@ -41,6 +41,7 @@ function appWith(watch: CatalogueWatch, limits?: { entries: number; bytes: numbe
   app.get('/books/2', (_req, res) => res.send('<form><input type="hidden" name="_csrf" value="t"></form>'));
   app.get('/books/3', (_req, res) => res.status(404).send('<p>Book Not Found</p>'));
   app.get('/about', (_req, res) => res.send('<p>about</p>'));
+  app.get('/api/books', (_req, res) => res.json([{ id: 1, title: 'Moon' }]));
   return { app: frontDoor(app, [cache.answer], createLogger('silent')), renders };
 }
 
@@ -92,6 +93,19 @@ describe('the page cache', () => {
     const own = await supertest(app).get('/books').set('Cookie', 'theme=dark; shop.sid=s%3Aabc').expect(200);
     expect(own.headers.etag).toMatch(/^W\//);
     expect(renders.get('/books')).toBe(2);
+  });
+
+  it("keeps the catalogue's JSON, but not a query that picks books at random", async () => {
+    const { app, renders } = appWith(fixedWatch());
+    for (let i = 0; i < 2; i++) {
+      const res = await supertest(app).get('/api/books').expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual([{ id: 1, title: 'Moon' }]);
+    }
+    expect(renders.get('/api/books')).toBe(1);
+    await supertest(app).get('/api/books?limit=3&random=true').expect(200);
+    await supertest(app).get('/api/books?limit=3&random=true').expect(200);
+    expect(renders.get('/api/books')).toBe(3);
   });
 
   it('caches only the catalogue pages', async () => {

@@ -10,6 +10,8 @@ export function catalogApi(catalog: CatalogService): Router {
   const router = Router();
 
   router.get('/books', async (req, res) => {
+    // The same for every visitor until the catalogue changes: revalidated, never stored blind.
+    res.set('Cache-Control', 'no-cache');
     res.json(await catalog.listBooks(parse(bookListQuery, req.query)));
   });
 

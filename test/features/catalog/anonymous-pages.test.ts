@@ -67,6 +67,29 @@ describe('anonymous catalogue pages', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
+  it('answers /api/books from memory with the stock left after a purchase', async () => {
+    await setStock(shop, 6, 4);
+    const inStock = async () => {
+      const res = await raw('/api/books', { 'Accept-Encoding': 'identity' });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const books = JSON.parse(res.body.toString()) as Array<{ id: number; inStock: number }>;
+      return { etag: res.headers.etag, stock: books.find((book) => book.id === 6)?.inStock };
+    };
+    const before = await inStock();
+    expect(before.stock).toBe(4);
+    expect((await inStock()).etag).toBe(before.etag);
+
+    const buyer = new Buyer(shop);
+    await buyer.add(6, 1);
+    const { stripeCustomerId } = await buyer.createAccount();
+    expect((await buyer.startPayment({ stripeCustomerId })).status).toBe(200);
+
+    const after = await inStock();
+    expect(after.stock).toBe(3);
+    expect(after.etag).not.toBe(before.etag);
+  });
+
   it('lists books seeded into an empty catalogue on the next page', async () => {
     const empty = await buildTestShop({ seed: false });
     try {
