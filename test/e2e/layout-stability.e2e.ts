@@ -1,0 +1,131 @@
+// Nothing moves under a parent's thumb:
+//  1. The checkout's islands (address check, card form) mount exactly where the server drew
+//     their placeholders: the Pay button and the form end in the same place before the islands'
+//     scripts arrive and after the islands have mounted, on a phone and on a desktop.
+//  2. Loading the checkout records no layout shift at all (the browser's own layout-shift
+//     entries, the ones Lighthouse adds up as CLS).
+//  3. A book page loads without a layout shift (the empty toast region is out of the flow
+//     before its script floats it), and a toast appearing and leaving moves no part of the page.
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures.ts';
+import { desktop, phone, withPage, type Shop } from './harness.ts';
+import { expectToast, plentifulBook, type Book } from './steps.ts';
+
+test.use({ shopFor: 'layout-stability' });
+
+let shop: Shop;
+let browser: Browser;
+let book: Book;
+
+test.beforeAll(async ({ browser: launched, shop: started }) => {
+  shop = started;
+  browser = launched;
+  book = await plentifulBook(shop.baseUrl);
+});
+
+const VIEWPORTS = [
+  ['phone', phone],
+  ['desktop', desktop],
+] as const;
+
+/** Collects the page's layout shifts not caused by input, from its first paint. */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: Array<{ value: number; nodes: string[] }> = [];
+    (window as unknown as { layoutShifts: typeof shifts }).layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }
+      >) {
+        if (entry.hadRecentInput) continue;
+        const nodes = (entry.sources ?? []).map((source) =>
+          source.node instanceof Element ? source.node.outerHTML.slice(0, 80) : (source.node?.nodeName ?? 'gone'),
+        );
+        shifts.push({ value: entry.value, nodes });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+function layoutShifts(page: Page) {
+  return page.evaluate(() => (window as unknown as { layoutShifts: Array<{ value: number; nodes: string[] }> }).layoutShifts);
+}
+
+async function addBookToCart(page: Page): Promise<void> {
+  await page.goto(`${shop.baseUrl}/books/${book.id}`);
+  await page.locator('form[data-add-to-cart]').getByRole('button', { name: 'Add to Cart', exact: true }).click();
+  await expectToast(page, 'Added to Cart!');
+}
+
+/** Where an element sits on the page (not in the viewport: a click may scroll). */
+function placeOf(locator: Locator) {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return {
+      top: Math.round(box.top + window.scrollY),
+      left: Math.round(box.left),
+      width: Math.round(box.width),
+      height: Math.round(box.height),
+    };
+  });
+}
+
+/** Where the checkout's lower half sits: the islands are above the Pay button. */
+async function checkoutLayout(page: Page) {
+  return { form: await placeOf(page.locator('#checkout-form')), pay: await placeOf(page.locator('button.pay-button').last()) };
+}
+
+const ISLAND_SCRIPTS = '**/assets/*.js';
+const blockedScript = (problem: string) => problem.includes('Failed to load resource') || problem.includes('/assets/');
+
+async function checkoutWithIslands(page: Page): Promise<void> {
+  await page.goto(`${shop.baseUrl}/simple-checkout`);
+  await page.locator('.card-form-inner:not([inert])').waitFor();
+  await page.getByRole('button', { name: 'Validate Address', exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+for (const [name, viewport] of VIEWPORTS) {
+  test(`the checkout's islands mount where their placeholders stood, without a layout shift (${name})`, async () => {
+    await withPage(
+      browser,
+      viewport,
+      async (page) => {
+        await recordLayoutShifts(page);
+        await addBookToCart(page);
+        await checkoutWithIslands(page);
+        const mounted = await checkoutLayout(page);
+        const shifts = await page.evaluate(
+          () => (window as unknown as { layoutShifts: Array<{ value: number; nodes: string[] }> }).layoutShifts,
+        );
+        expect(shifts, 'layout shifts while the checkout loaded').toEqual([]);
+
+        // The same page as the server drew it, before any island's script has run.
+        await page.route(ISLAND_SCRIPTS, (route) => route.abort());
+        await page.goto(`${shop.baseUrl}/simple-checkout`);
+        await expect(page.locator('.card-form-inner[inert]')).toHaveCount(1);
+        expect(await checkoutLayout(page)).toEqual(mounted);
+      },
+      { allow: blockedScript },
+    );
+  });
+
+  test(`a book page loads without a layout shift, and a toast comes and goes without moving it (${name})`, async () => {
+    await withPage(browser, viewport, async (page) => {
+      await recordLayoutShifts(page);
+      await page.goto(`${shop.baseUrl}/books/${book.id}`);
+      await page.waitForLoadState('networkidle');
+      expect(await layoutShifts(page), 'layout shifts while the book page loaded').toEqual([]);
+      const places = async () => ({
+        heading: await placeOf(page.locator('main h1')),
+        footer: await placeOf(page.locator('footer').last()),
+      });
+      const before = await places();
+      await page.locator('form[data-add-to-cart]').getByRole('button', { name: 'Add to Cart', exact: true }).click();
+      await expectToast(page, 'Added to Cart!');
+      expect(await places()).toEqual(before);
+      await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 15_000 });
+      expect(await places()).toEqual(before);
+    });
+  });
+}
