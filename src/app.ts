@@ -47,6 +47,7 @@ import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddlewa
 import { pageCache } from './web/page-cache.ts';
 import { sessionPages } from './web/session-pages.ts';
 import { sessionReader } from './web/session-reader.ts';
+import { personalPages } from './web/session-presence.ts';
 import { pageVisitor } from './features/session/page-visitor.ts';
 import { frontDoor, type ShopHandler } from './web/front-door.ts';
 import { requestLog } from './web/request-log.ts';
@@ -206,6 +207,7 @@ export function createApp({
   app.use('/api', api);
 
   app.use(pageLocals({ accounts, carts, cartBadgeText, loggedOut: ACCOUNT_MESSAGES.loggedOut }));
+  app.use(personalPages);
   app.use(passwordChangeGate);
   app.use(sitePages(catalog));
   app.use(accountsPages(accounts, carts));

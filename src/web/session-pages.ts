@@ -6,6 +6,7 @@ import { MIN_COMPRESS_BYTES } from './compress-responses.ts';
 import { pathOf, setAll, type Answerer } from './front-door.ts';
 import { EMPTY_FORM_TOKEN, type HeaderRenderer, type PageCache } from './page-cache.ts';
 import type { SessionReader, StoredSession } from './session-reader.ts';
+import { PERSONAL_PAGE_CACHING } from './session-presence.ts';
 
 /** What a session changes on a catalogue page: the header's greeting and cart badge, and the form token. */
 export interface PageVisitor {
@@ -71,6 +72,7 @@ function sendPersonalPage(req: IncomingMessage, res: ServerResponse, type: strin
   res.statusCode = 200;
   res.setHeader('Content-Type', type);
   res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Cache-Control', PERSONAL_PAGE_CACHING);
   res.setHeader('ETag', tag);
   if (fresh(req.headers, { etag: tag })) {
     res.statusCode = 304;

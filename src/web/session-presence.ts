@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Session, SessionData, Store } from 'express-session';
 
 // express-session hands every request a session object; only the ones it rebuilt from the
@@ -56,4 +56,15 @@ export function existingSession(req: Request): (Session & Partial<SessionData>) 
 export function hasSession(req: Request): boolean {
   const session = existingSession(req);
   return Boolean(session) && storedSessions.has(session!);
+}
+
+/**
+ * A page made for one visitor's session is theirs alone: no shared cache may keep it, and the
+ * browser asks again before showing it (a 304 when nothing changed).
+ */
+export const PERSONAL_PAGE_CACHING = 'private, no-cache';
+
+export function personalPages(req: Request, res: Response, next: NextFunction): void {
+  if (hasSession(req)) res.setHeader('Cache-Control', PERSONAL_PAGE_CACHING);
+  next();
 }

@@ -37,9 +37,19 @@ describe('catalogue pages for a visitor with a session', () => {
       const kept = await supertest(shop.app).get(path).set('Cookie', cookie).expect(200);
       expect(kept.text).toBe(fromApp.text);
       expect(badge(kept.text)).toBe('2');
-      for (const header of ['content-type', 'etag', 'vary', 'content-security-policy', 'x-frame-options'])
+      expect(kept.headers['cache-control']).toBe('private, no-cache');
+      for (const header of ['content-type', 'etag', 'vary', 'cache-control', 'content-security-policy', 'x-frame-options'])
         expect(kept.headers[header], header).toBe(fromApp.headers[header]);
       expect(kept.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('are private to the visitor, like every page the app makes for a session, and no page for a visitor without one is', async () => {
+    const buyer = new ApiBrowser(shop.browser());
+    await buyer.send('post', '/api/cart', { bookId: 1, quantity: 1 });
+    for (const path of ['/books', '/contact', '/cart']) {
+      expect((await sessionPage(buyer, path)).headers['cache-control'], path).toBe('private, no-cache');
+      expect((await shop.browser().get(path).expect(200)).headers['cache-control'] ?? '', path).not.toMatch(/private/);
     }
   });
 
