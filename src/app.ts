@@ -12,6 +12,8 @@ import type { Mailer } from './features/mail/mailer.ts';
 import { checkoutApi } from './features/checkout/checkout.api.ts';
 import { checkoutPages } from './features/checkout/checkout.pages.ts';
 import { applicableCode } from './features/discounts/discount-uses.ts';
+import { discountsPages } from './features/discounts/discounts.pages.ts';
+import { createDiscountAdmin } from './features/discounts/discount-admin.ts';
 import { createCheckoutService } from './features/checkout/checkout.service.ts';
 import { sandboxApi } from './features/checkout/sandbox.api.ts';
 import { webhookApi } from './features/checkout/webhook.api.ts';
@@ -222,6 +224,7 @@ export function createApp({
   app.use(exportsPages(createExports(db)));
   app.use(booksPages(createBookAdmin(db), db));
   app.use(settingsPages(db));
+  app.use(discountsPages(createDiscountAdmin(db)));
   app.use(
     orderPages({
       details: createOrderDetails({ db, payments }),

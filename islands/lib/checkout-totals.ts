@@ -55,7 +55,8 @@ export function readShipping(form: HTMLFormElement): { address: string; city: st
 export function showTotals(totals: TotalsAnswer): void {
   for (const key of ['subtotal', 'discount', 'shipping', 'handling', 'tax', 'total'] as const) {
     const cell = document.querySelector<HTMLElement>(`[data-total="${key}"]`);
-    if (cell) cell.textContent = key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `${key === 'discount' ? '-' : ''}$${totals[key]}`;
+    if (cell)
+      cell.textContent = key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `${key === 'discount' ? '-' : ''}$${totals[key]}`;
   }
   document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: totals }));
 }

@@ -11,6 +11,7 @@ import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
 import { orderId } from '../orders/orders.schemas.ts';
 import { signInPathFor } from '../../web/return-path.ts';
 import { isClientError } from '../../web/errors.ts';
+import { bodyFields } from '../../web/validate.ts';
 import type { AppliedCode } from '../discounts/discount-uses.ts';
 import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 import { enteredCode } from '../discounts/discounts.schemas.ts';
@@ -66,7 +67,8 @@ export function checkoutPages(deps: {
 
   router.post('/checkout/discount', async (req, res) => {
     const parsed = enteredCode.safeParse(req.body ?? {});
-    const entered = typeof req.body?.code === 'string' ? req.body.code : '';
+    const typed = bodyFields(req.body).code;
+    const entered = typeof typed === 'string' ? typed : '';
     if (!parsed.success) return renderCheckout(req, res.status(400), variantOf(req), { entered, error: parsed.error.issues[0]!.message });
     const items = await deps.carts.getItems(cartOwner(req));
     const refusal = await deps.checkCode(parsed.data.code, cartTotalCents(items)).then(
