@@ -3,6 +3,10 @@ import { buildTestShop, flushMail, type TestShop } from '../../helpers/app.ts';
 import { Buyer, CARDS } from '../../helpers/checkout.ts';
 import { addCode, codeRow, priceBook } from '../../helpers/discounts.ts';
 import { DISCOUNT_MESSAGES } from '../../../src/features/discounts/discount.rules.ts';
+import { createCartService } from '../../../src/features/cart/cart.service.ts';
+import { createCheckoutService } from '../../../src/features/checkout/checkout.service.ts';
+import { createPaymentProvider } from '../../../src/features/payments/index.ts';
+import { createLogger } from '../../../src/log.ts';
 
 // A parent applies a code on the checkout page (a plain form); the server keeps it in the
 // session and prices it into the totals the card form asks for, the payment and the order.
@@ -23,6 +27,7 @@ beforeAll(async () => {
   await addCode(shop, { code: 'OFF', kind: 'percentage', percent: 10, active: false });
   await addCode(shop, { code: 'BIG-BASKET', kind: 'percentage', percent: 10, minimumSubtotal: 60_00 });
   await addCode(shop, { code: 'ONCE', kind: 'fixed', amount: 1_00, maxUses: 1 });
+  await addCode(shop, { code: 'LAST-ONE', kind: 'fixed', amount: 1_00, maxUses: 1 });
 });
 afterAll(async () => {
   await shop.close();
@@ -165,5 +170,23 @@ describe('paying with a code', () => {
     await apply(buyer, 'TEN');
     const res = await buyer.startPayment({ amount: 52_00 + 2_50 + 4_55, shippingInfo: CA });
     expect(res.status).toBe(409);
+  });
+
+  it('a checkout left past its 20-minute hold gives its use back when the sweep ends it', async () => {
+    const buyer = await parentWith(1);
+    await apply(buyer, 'LAST-ONE');
+    expect((await buyer.startPayment()).status).toBe(200);
+    expect(await codeRow(shop, 'LAST-ONE')).toMatchObject({ held: 1 });
+    const checkout = createCheckoutService({
+      db: shop.db,
+      carts: createCartService(shop.db),
+      payments: createPaymentProvider({ config: shop.config, db: shop.db }),
+      mailer: shop.mailer,
+      log: createLogger('silent'),
+      publicUrl: shop.config.publicUrl,
+      notifyEmail: undefined,
+    });
+    await checkout.sweep(new Date(Date.now() + 21 * 60_000));
+    expect(await codeRow(shop, 'LAST-ONE')).toMatchObject({ held: 0, uses: 0 });
   });
 });
