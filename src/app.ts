@@ -11,6 +11,9 @@ import { passwordChangeGate } from './features/accounts/password-change-gate.ts'
 import type { Mailer } from './features/mail/mailer.ts';
 import { checkoutApi } from './features/checkout/checkout.api.ts';
 import { checkoutPages } from './features/checkout/checkout.pages.ts';
+import { applicableCode } from './features/discounts/discount-uses.ts';
+import { discountsPages } from './features/discounts/discounts.pages.ts';
+import { createDiscountAdmin } from './features/discounts/discount-admin.ts';
 import { createCheckoutService } from './features/checkout/checkout.service.ts';
 import { sandboxApi } from './features/checkout/sandbox.api.ts';
 import { webhookApi } from './features/checkout/webhook.api.ts';
@@ -212,7 +215,7 @@ export function createApp({
   app.use(sitePages(catalog));
   app.use(accountsPages(accounts, carts));
   app.use(dashboardPages(accounts, orders));
-  app.use(checkoutPages({ carts, accounts, orders, payments }));
+  app.use(checkoutPages({ carts, accounts, orders, payments, checkCode: (code, subtotal) => applicableCode(db, code, subtotal) }));
   app.use(catalogPages(catalog, log, config.publicUrl));
   app.use(cartPages(carts));
   app.use(contactPages(contact));
@@ -226,6 +229,7 @@ export function createApp({
   app.use(exportsPages(createExports(db)));
   app.use(booksPages(createBookAdmin(db), db));
   app.use(settingsPages(db));
+  app.use(discountsPages(createDiscountAdmin(db)));
   app.use(
     orderPages({
       details: createOrderDetails({ db, payments }),

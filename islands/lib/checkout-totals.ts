@@ -6,6 +6,8 @@ import { showToast } from './toast.ts';
 
 export interface TotalsAnswer {
   subtotal: string;
+  /** What the session's discount code takes off, "0.00" without one. */
+  discount: string;
   shipping: string;
   handling: string;
   tax: string;
@@ -51,9 +53,10 @@ export function readShipping(form: HTMLFormElement): { address: string; city: st
 }
 
 export function showTotals(totals: TotalsAnswer): void {
-  for (const key of ['subtotal', 'shipping', 'handling', 'tax', 'total'] as const) {
+  for (const key of ['subtotal', 'discount', 'shipping', 'handling', 'tax', 'total'] as const) {
     const cell = document.querySelector<HTMLElement>(`[data-total="${key}"]`);
-    if (cell) cell.textContent = key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `$${totals[key]}`;
+    if (cell)
+      cell.textContent = key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `${key === 'discount' ? '-' : ''}$${totals[key]}`;
   }
   document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: totals }));
 }

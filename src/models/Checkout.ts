@@ -18,7 +18,7 @@ export const UNSETTLED_STATUSES: CheckoutStatus[] = ['open', 'failed', 'refundin
 /** The quote a payment intent was created for. */
 export class Checkout extends BaseModel {
   static override tableName = 'checkouts';
-  static override moneyColumns = ['subtotal', 'shipping', 'handling', 'tax', 'total'];
+  static override moneyColumns = ['subtotal', 'discount', 'shipping', 'handling', 'tax', 'total'];
   static override dateColumns = ['createdAt'];
 
   id!: number;
@@ -38,6 +38,11 @@ export class Checkout extends BaseModel {
   status!: CheckoutStatus;
   soldOutTitle!: string | null;
   clientKey!: string | null;
+  /** The discount code applied (upper case), and what it took off the subtotal. */
+  discountCode!: string | null;
+  discount!: Cents;
+  /** Whether this checkout still holds a reserved use of its code (given back or made a use once). */
+  discountHeld!: boolean | number;
   createdAt!: Date;
 
   parsedLines(): CheckoutLine[] {

@@ -4,7 +4,7 @@ import { OrderItem } from './OrderItem.ts';
 
 export class Order extends BaseModel {
   static override tableName = 'orders';
-  static override moneyColumns = ['subtotal', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount'];
+  static override moneyColumns = ['subtotal', 'discount', 'shipping', 'handling', 'tax', 'totalAmount', 'refundedAmount'];
   static override dateColumns = ['shippedAt', 'deliveredAt', 'canceledAt', 'createdAt'];
   static override dayColumns = ['estimatedDelivery'];
 
@@ -30,6 +30,9 @@ export class Order extends BaseModel {
   canceledAt!: Date | null;
   /** What has been given back so far; never more than totalAmount. */
   refundedAmount!: Cents;
+  /** The discount code used (upper case), and what it took off the subtotal. */
+  discountCode!: string | null;
+  discount!: Cents;
   createdAt!: Date;
   items?: OrderItem[];
 

@@ -42,8 +42,8 @@ export async function addBook(agent: supertest.Agent, overrides: Record<string, 
 }
 
 /** The message shown beside one field of the book form, if any. */
-export function fieldMessage(html: string, field: string): string | undefined {
-  return new RegExp(`<small id="book-${field}-error" class="field-error">([^<]*)</small>`)
+export function fieldMessage(html: string, field: string, form = 'book'): string | undefined {
+  return new RegExp(`<small id="${form}-${field}-error" class="field-error">([^<]*)</small>`)
     .exec(html)?.[1]
     ?.replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

@@ -43,8 +43,9 @@ describe('money', () => {
   });
 
   it('writes a set of totals as the API shows them, each through the one formatter', () => {
-    expect(decimalTotals({ subtotal: 2500, shipping: 499, handling: 250, tax: 5, total: 100000 })).toEqual({
+    expect(decimalTotals({ subtotal: 2500, discount: 100, shipping: 499, handling: 250, tax: 5, total: 100000 })).toEqual({
       subtotal: '25.00',
+      discount: '1.00',
       shipping: '4.99',
       handling: '2.50',
       tax: '0.05',

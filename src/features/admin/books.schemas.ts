@@ -140,10 +140,10 @@ export type BookInput = z.infer<typeof bookForm>;
 export type BookField = keyof BookInput;
 
 /** One message per field, the first problem found in each. */
-export function fieldErrors(error: z.ZodError): Partial<Record<BookField, string>> {
-  const errors: Partial<Record<BookField, string>> = {};
+export function fieldErrors<F extends string = BookField>(error: z.ZodError): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
   for (const issue of error.issues) {
-    const field = issue.path[0] as BookField;
+    const field = issue.path[0] as F;
     errors[field] ??= issue.message;
   }
   return errors;

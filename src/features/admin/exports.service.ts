@@ -31,6 +31,9 @@ export const ORDER_COLUMNS = [
   'order_tax',
   'order_total',
   'order_refunded',
+  // Added later, at the end, so files read by column position keep working.
+  'order_discount_code',
+  'order_discount',
 ] as const;
 export type OrderLineRow = Record<(typeof ORDER_COLUMNS)[number], string | number>;
 
@@ -64,6 +67,8 @@ export function createExports(db: Db) {
               'tax',
               'totalAmount',
               'refundedAmount',
+              'discountCode',
+              'discount',
             )
             .orderBy('orders.id')
             .limit(BATCH)) as object[]
@@ -102,6 +107,8 @@ export function createExports(db: Db) {
               order_tax: toDecimal(order.tax),
               order_total: toDecimal(order.totalAmount),
               order_refunded: toDecimal(order.refundedAmount),
+              order_discount_code: order.discountCode ?? '',
+              order_discount: toDecimal(order.discount),
             };
           }
         }
@@ -122,7 +129,7 @@ export function createExports(db: Db) {
         .select(
           'orders.state',
           db.raw(`${month} as month`),
-          db.raw(`${centsSum(db, 'orders.subtotal')} as taxable`),
+          db.raw(`${centsSum(db, 'orders.subtotal')} - ${centsSum(db, 'orders.discount')} as taxable`),
           db.raw(`${centsSum(db, 'orders.tax')} as tax`),
           db.raw('COUNT(*) as orders'),
         )

@@ -15,6 +15,7 @@ import { addressRequest, completeOrderInput, intentAuthenticated, intentWithCust
 import type { CheckoutService } from './checkout.service.ts';
 import { csrfToken } from '../../web/csrf.ts';
 import { Conflict } from '../../web/errors.ts';
+import { keepingDiscountCode, sessionDiscountCode } from '../discounts/discount-session.ts';
 
 // POST /api/calculate-totals                      {address, city, zipCode} -> shipping, handling, tax, total
 // POST /api/validate-address                      {address, city, zipCode} -> isValid, confidence, suggestions
@@ -27,7 +28,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
   const router = Router();
 
   router.post('/calculate-totals', async (req, res) => {
-    const totals = await checkout.calculateTotals(cartOwner(req), parse(addressRequest, req.body));
+    const totals = await checkout.calculateTotals(cartOwner(req), parse(addressRequest, req.body), sessionDiscountCode(req));
     res.json(decimalTotals(totals));
   });
 
@@ -40,7 +41,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     parse(shippingInfo, bodyFields(req.body).shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
     const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
-    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+    await keepingDiscountCode(req, () => startUserSession(req, { userId: user.id, sessionVersion }, carts));
     const stripeCustomerId = await checkout.customerFor(user.id);
     res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
   });
@@ -53,6 +54,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
         shipping: input.shippingInfo,
         claimedTotalCents: input.totalAmount,
         clientKey: clientKey(req),
+        discountCode: sessionDiscountCode(req),
       }),
     );
   });
@@ -65,6 +67,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
         shipping: input.shippingInfo,
         claimedTotalCents: input.amount,
         clientKey: clientKey(req),
+        discountCode: sessionDiscountCode(req),
       }),
     );
   });

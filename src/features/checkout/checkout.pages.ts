@@ -10,15 +10,25 @@ import type { PaymentProvider } from '../payments/provider.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
 import { orderId } from '../orders/orders.schemas.ts';
 import { signInPathFor } from '../../web/return-path.ts';
+import { isClientError } from '../../web/errors.ts';
+import { bodyFields } from '../../web/validate.ts';
+import type { AppliedCode } from '../discounts/discount-uses.ts';
+import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
+import { enteredCode } from '../discounts/discounts.schemas.ts';
+import { discountCents } from '../pricing/discount.ts';
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
 // GET /order-confirmation           ?orderId=&paymentIntentId= (signed out: to sign-in and back)
+// POST /checkout/discount           apply a code: back to the checkout, or the checkout again (400) with the reason
+// POST /checkout/discount/remove    take it off
 export function checkoutPages(deps: {
   carts: CartService;
   accounts: AccountsService;
   orders: OrdersService;
   payments: PaymentProvider;
+  /** Checks a code against a subtotal; throws a 4xx with the reason it cannot be used. */
+  checkCode: (code: string, subtotal: number) => Promise<AppliedCode>;
 }): Router {
   const router = Router();
 
@@ -55,16 +65,69 @@ export function checkoutPages(deps: {
     });
   });
 
-  async function renderCheckout(req: Request, res: Response, variant: 'guest' | 'account') {
+  router.post('/checkout/discount', async (req, res) => {
+    const parsed = enteredCode.safeParse(req.body ?? {});
+    const typed = bodyFields(req.body).code;
+    const entered = typeof typed === 'string' ? typed : '';
+    if (!parsed.success) return renderCheckout(req, res.status(400), variantOf(req), { entered, error: parsed.error.issues[0]!.message });
+    const items = await deps.carts.getItems(cartOwner(req));
+    const refusal = await deps.checkCode(parsed.data.code, cartTotalCents(items)).then(
+      () => undefined,
+      (err: unknown) => {
+        if (!isClientError(err)) throw err;
+        return err.message;
+      },
+    );
+    if (refusal) return renderCheckout(req, res.status(400), variantOf(req), { entered, error: refusal });
+    req.session.discountCode = parsed.data.code;
+    req.session.flash = { title: 'Discount applied', text: DISCOUNT_MESSAGES.applied(parsed.data.code), variant: 'success' };
+    res.redirect(303, checkoutPath(req));
+  });
+
+  router.post('/checkout/discount/remove', (req, res) => {
+    delete req.session.discountCode;
+    req.session.flash = { title: 'Discount removed', text: DISCOUNT_MESSAGES.removed, variant: 'success' };
+    res.redirect(303, checkoutPath(req));
+  });
+
+  const variantOf = (req: Request) => (req.session.userId ? 'account' : 'guest');
+  const checkoutPath = (req: Request) => (req.session.userId ? '/authcheckout' : '/checkout');
+
+  /** The applied code, checked again on this cart; one no longer valid is dropped and its reason shown. */
+  async function appliedCode(req: Request, subtotal: number): Promise<{ code?: AppliedCode; error?: string }> {
+    const code = req.session.discountCode;
+    if (!code) return {};
+    try {
+      return { code: await deps.checkCode(code, subtotal) };
+    } catch (err) {
+      if (!isClientError(err)) throw err;
+      delete req.session.discountCode;
+      return { error: err.message };
+    }
+  }
+
+  async function renderCheckout(
+    req: Request,
+    res: Response,
+    variant: 'guest' | 'account',
+    form: { entered?: string; error?: string } = {},
+  ) {
     const items = await deps.carts.getItems(cartOwner(req));
     if (!items.length) return res.render('checkout/empty', { title: 'Complete Your Order' });
+    const subtotal = cartTotalCents(items);
+    const applied = await appliedCode(req, subtotal);
+    const discount = applied.code ? discountCents(subtotal, applied.code.offer) : 0;
     const account = variant === 'account' ? await deps.accounts.getUser(req.session.userId!) : undefined;
     res.render('checkout/show', {
       title: 'Complete Your Order',
       variant,
       items,
-      subtotal: formatUsd(cartTotalCents(items)),
+      subtotal: formatUsd(subtotal),
       formatUsd,
+      discount: applied.code
+        ? { code: applied.code.code, amount: formatUsd(discount), freeShipping: applied.code.offer.kind === 'free_shipping' }
+        : null,
+      discountField: { value: form.entered ?? '', error: form.error ?? applied.error ?? null },
       freeShipping: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS),
       cardProps: {
         variant,

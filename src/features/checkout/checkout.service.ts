@@ -3,7 +3,7 @@ import type { Db } from '../../db.ts';
 import { Checkout, UNSETTLED_STATUSES, type CheckoutLine } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
-import { Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
+import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
@@ -12,6 +12,8 @@ import { MAX_COPIES_PER_TITLE } from '../cart/cart.rules.ts';
 import { quoteCart } from './quote.ts';
 import { HOLD_MINUTES, releaseHolds, SoldOut, takeHolds } from './stock-holds.ts';
 import { createOrderCompletion, type CompletionDeps } from './order-completion.ts';
+import { applicableCode, releaseUse, reserveUse } from '../discounts/discount-uses.ts';
+import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 
 /** Books in all that one order may take (per title, the cart's MAX_COPIES_PER_TITLE). */
 export const MAX_COPIES_PER_ORDER = 100;
@@ -61,6 +63,10 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     return customer.id;
   }
 
+  function lookup(discountCode: string | undefined) {
+    return discountCode ? (subtotal: number) => applicableCode(db, discountCode, subtotal) : undefined;
+  }
+
   async function existingOrder(paymentIntentId: string): Promise<Order | undefined> {
     return Order.query(db).findOne({ stripePaymentIntentId: paymentIntentId }).withGraphFetched('items.book');
   }
@@ -89,6 +95,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       const checkout = (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
       if (checkout.status !== 'open' && checkout.status !== 'failed') return;
       await releaseHolds(trx, { paymentIntentId: checkout.paymentIntentId });
+      await releaseUse(trx, checkout);
       await Checkout.query(trx).findById(checkoutId).patch({ status });
     });
   }
@@ -97,8 +104,12 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     /** The payment provider's customer for this account, created on first use. */
     customerFor: paymentCustomer,
 
-    async calculateTotals(owner: { userId?: number | undefined; cartId?: number | undefined }, shipping: ShippingInfo): Promise<Totals> {
-      return (await quoteCart(carts, owner, shipping)).totals;
+    async calculateTotals(
+      owner: { userId?: number | undefined; cartId?: number | undefined },
+      shipping: ShippingInfo,
+      discountCode?: string,
+    ): Promise<Totals> {
+      return (await quoteCart(carts, owner, shipping, lookup(discountCode))).totals;
     },
 
     /**
@@ -110,14 +121,17 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       shipping,
       claimedTotalCents,
       clientKey,
+      discountCode,
     }: {
       userId: number;
       shipping: ShippingInfo;
       claimedTotalCents?: number | undefined;
       clientKey: string;
+      /** The code applied in this session; checked again here, and a use reserved with the copies. */
+      discountCode?: string | undefined;
     }): Promise<PaymentStart> {
       await releaseHolds(db, { expiredBy: new Date() });
-      const quote = await quoteCart(carts, { userId }, shipping);
+      const quote = await quoteCart(carts, { userId }, shipping, lookup(discountCode));
       if (claimedTotalCents !== undefined && claimedTotalCents !== quote.totals.total) throw new Conflict(CHECKOUT_MESSAGES.totalChanged);
       checkOrderSize(quote.lines);
       // One checkout at a time per customer: the earlier one's copies go back before new ones are held.
@@ -133,12 +147,16 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       });
       try {
         await db.transaction(async (trx) => {
+          if (quote.code && !(await reserveUse(trx, quote.code.id))) throw new CodeUsedUp();
           await takeHolds(trx, intent.id, quote.lines);
           await Checkout.query(trx).insert({
             paymentIntentId: intent.id,
             userId,
             lines: JSON.stringify(quote.lines),
             subtotal: quote.totals.subtotal,
+            discountCode: quote.code?.code ?? null,
+            discount: quote.totals.discount,
+            discountHeld: quote.code !== undefined,
             shipping: quote.totals.shipping,
             handling: quote.totals.handling,
             tax: quote.totals.tax,
@@ -153,10 +171,11 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
           });
         });
       } catch (err) {
-        if (!(err instanceof SoldOut)) throw err;
+        if (!(err instanceof SoldOut) && !(err instanceof CodeUsedUp)) throw err;
         await payments
           .cancelPaymentIntent(intent.id, `cancel-${intent.id}`)
           .catch((cancelErr: unknown) => log.warn({ err: cancelErr }, 'could not cancel intent'));
+        if (err instanceof CodeUsedUp) throw new BadRequest(DISCOUNT_MESSAGES.usedUp);
         throw new Conflict(CHECKOUT_MESSAGES.soldOut(err.title));
       }
       return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amountCents };
@@ -242,6 +261,9 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+/** The last use of a code was reserved by another checkout a moment ago. */
+class CodeUsedUp extends Error {}
 
 /** The copies one order may hold: enough for a class, not the whole print run. */
 function checkOrderSize(lines: CheckoutLine[]): void {

@@ -12,6 +12,7 @@ import { createShopNotifications } from '../mail/shop-notifications.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
+import { confirmUse, releaseUse } from '../discounts/discount-uses.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
 // the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
@@ -57,6 +58,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       } catch (err) {
         if (!(err instanceof SoldOut)) throw err;
         await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunding', soldOutTitle: err.title });
+        await releaseUse(trx, checkout);
         return { kind: 'refund', title: err.title };
       }
     });
@@ -72,6 +74,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       userId: checkout.userId,
       status: 'succeeded',
       subtotal: checkout.subtotal,
+      discountCode: checkout.discountCode,
+      discount: checkout.discount,
       shipping: checkout.shipping,
       handling: checkout.handling,
       tax: checkout.tax,
@@ -92,6 +96,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         price: line.priceCents,
       });
     }
+    await confirmUse(trx, checkout);
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
     const user = (await User.query(trx).findById(checkout.userId))!;
@@ -103,6 +108,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         orderId: order.id,
         items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
         ...amounts,
+        discountCode: checkout.discountCode ?? '',
         shippingAddress: checkout.shippingAddress,
         city: checkout.city,
         state: checkout.state,

@@ -4,6 +4,7 @@ import type { CartOwner, CartService } from '../cart/cart.service.ts';
 import { orderTotals, type Totals } from '../pricing/pricing.ts';
 import { lookupZip } from '../pricing/zip.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
+import type { AppliedCode } from '../discounts/discount-uses.ts';
 
 export const EMPTY_CART_MESSAGE = 'Your cart is empty. Add some books before checking out.';
 export const withdrawnMessage = (title: string) => `"${title}" is no longer available. Please remove it from your cart.`;
@@ -13,10 +14,20 @@ export interface Quote {
   totals: Totals;
   /** The state the ZIP code belongs to; null for a ZIP code not in the database. */
   state: string | null;
+  /** The discount code applied, checked against this subtotal. */
+  code: AppliedCode | undefined;
 }
 
+/** Checks a discount code against the cart's subtotal; throws the reason it cannot be used. */
+export type DiscountLookup = (subtotal: number) => Promise<AppliedCode>;
+
 /** What this cart costs delivered to this address: every amount from the server's own records. */
-export async function quoteCart(carts: CartService, owner: CartOwner, shipping: Pick<ShippingInfo, 'zipCode'>): Promise<Quote> {
+export async function quoteCart(
+  carts: CartService,
+  owner: CartOwner,
+  shipping: Pick<ShippingInfo, 'zipCode'>,
+  discount?: DiscountLookup,
+): Promise<Quote> {
   const items = await carts.getItems(owner);
   if (items.length === 0) throw new BadRequest(EMPTY_CART_MESSAGE);
   // A book taken off sale after it was added: the shop no longer sells it, to anyone.
@@ -30,5 +41,6 @@ export async function quoteCart(carts: CartService, owner: CartOwner, shipping: 
   }));
   const subtotal = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
   const state = lookupZip(shipping.zipCode)?.state ?? null;
-  return { lines, totals: orderTotals(subtotal, state), state };
+  const code = discount ? await discount(subtotal) : undefined;
+  return { lines, totals: orderTotals(subtotal, state, code?.offer), state, code };
 }

@@ -29,6 +29,10 @@ export interface MailData {
     orderId: number;
     items: MailLine[];
     subtotal: Decimal;
+    /** "0.00" without a code. */
+    discount: Decimal;
+    /** Empty without a code. */
+    discountCode: string;
     shipping: Decimal;
     handling: Decimal;
     tax: Decimal;

@@ -23,6 +23,8 @@ export interface OrderDto {
   trackingUrl: string | null;
   /** What has been given back so far, "0.00" when nothing. */
   refundedAmount: string;
+  /** The discount code used, upper case; null without one (its amount is breakdown.discount). */
+  discountCode: string | null;
   breakdown: OrderBreakdown;
 }
 
@@ -31,6 +33,7 @@ export type OrderBreakdown = DecimalTotals;
 export function toBreakdown(order: Order): OrderBreakdown {
   return decimalTotals({
     subtotal: order.subtotal,
+    discount: order.discount,
     shipping: order.shipping,
     handling: order.handling,
     tax: order.tax,
@@ -61,6 +64,7 @@ export function toOrderDto(order: Order): OrderDto {
     carrier: order.carrier ?? null,
     trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
     refundedAmount: toDecimal(order.refundedAmount),
+    discountCode: order.discountCode ?? null,
     breakdown: toBreakdown(order),
   };
 }

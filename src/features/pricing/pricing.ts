@@ -6,6 +6,7 @@ import {
   REDUCED_SHIPPING_THRESHOLD_CENTS,
   STANDARD_SHIPPING_CENTS,
 } from './constants.ts';
+import { discountCents, type DiscountOffer } from './discount.ts';
 
 // Prices of an order, in cents (spec section 9). Pure: the server calls them with the
 // session's cart and the address's state; nothing here trusts the browser.
@@ -43,7 +44,10 @@ export function taxCents(subtotal: Cents, state: string | null | undefined): Cen
 }
 
 export interface Totals {
+  /** The books, before any discount. */
   subtotal: Cents;
+  /** What a discount code took off the subtotal; 0 without one. */
+  discount: Cents;
   shipping: Cents;
   handling: Cents;
   tax: Cents;
@@ -56,6 +60,7 @@ export type DecimalTotals = Record<keyof Totals, string>;
 export function decimalTotals(totals: Totals): DecimalTotals {
   return {
     subtotal: toDecimal(totals.subtotal),
+    discount: toDecimal(totals.discount),
     shipping: toDecimal(totals.shipping),
     handling: toDecimal(totals.handling),
     tax: toDecimal(totals.tax),
@@ -63,8 +68,14 @@ export function decimalTotals(totals: Totals): DecimalTotals {
   };
 }
 
-export function orderTotals(subtotal: Cents, state: string | null | undefined): Totals {
-  const shipping = shippingCents(subtotal);
-  const tax = taxCents(subtotal, state);
-  return { subtotal, shipping, handling: HANDLING_CENTS, tax, total: subtotal + shipping + HANDLING_CENTS + tax };
+/**
+ * A discount comes off the subtotal first; the shipping tier and the tax follow the discounted
+ * subtotal, and a free-shipping code makes shipping 0.
+ */
+export function orderTotals(subtotal: Cents, state: string | null | undefined, offer?: DiscountOffer): Totals {
+  const discount = discountCents(subtotal, offer);
+  const discounted = subtotal - discount;
+  const shipping = offer?.kind === 'free_shipping' ? 0 : shippingCents(discounted);
+  const tax = taxCents(discounted, state);
+  return { subtotal, discount, shipping, handling: HANDLING_CENTS, tax, total: discounted + shipping + HANDLING_CENTS + tax };
 }

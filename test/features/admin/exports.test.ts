@@ -54,6 +54,8 @@ describe('the CSV exports', () => {
         order_tax: '3.07',
         order_total: '39.04',
         order_refunded: '0.00',
+        order_discount_code: '',
+        order_discount: '0.00',
       },
       {
         order: String(shipped.id),
@@ -71,6 +73,8 @@ describe('the CSV exports', () => {
         order_tax: '3.07',
         order_total: '39.04',
         order_refunded: '0.00',
+        order_discount_code: '',
+        order_discount: '0.00',
       },
     ]);
     // Each order's lines add up to its subtotal, to the cent.
@@ -88,7 +92,7 @@ describe('the CSV exports', () => {
   it('gives just the header row for a range without orders', async () => {
     const res = await agent.get(`/admin/exports/orders.csv?from=${day(300)}&to=${day(200)}`).expect(200);
     expect(res.text).toBe(
-      `\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded\n`,
+      `\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded,order_discount_code,order_discount\n`,
     );
   });
 

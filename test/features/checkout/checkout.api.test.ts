@@ -32,7 +32,7 @@ describe('totals', () => {
     await buyer.add(BOOK, 2); // 33.98
     const res = await buyer.totals({ address: '1 Main St', city: 'Austin', zipCode: '78701' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ subtotal: '33.98', shipping: '4.99', handling: '2.50', tax: '2.79', total: '44.26' });
+    expect(res.body).toEqual({ subtotal: '33.98', discount: '0.00', shipping: '4.99', handling: '2.50', tax: '2.79', total: '44.26' });
   });
 
   it('ignores a userId in the body and answers an empty cart with a clear message', async () => {
@@ -101,6 +101,7 @@ describe('guest checkout with the sandbox', () => {
     });
     expect((await buyer.get(`/api/orders/${order.id}/breakdown`)).body).toEqual({
       subtotal: '33.98',
+      discount: '0.00',
       shipping: '4.99',
       handling: '2.50',
       tax: '0.00',

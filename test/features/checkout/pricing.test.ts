@@ -54,11 +54,12 @@ describe('order totals', () => {
   it('adds shipping, $2.50 handling and tax to the subtotal', () => {
     expect(orderTotals(24_99, 'TX')).toEqual({
       subtotal: 24_99,
+      discount: 0,
       shipping: 7_99,
       handling: 2_50,
       tax: 205,
       total: 24_99 + 7_99 + 2_50 + 205,
     });
-    expect(orderTotals(50_00, 'OR')).toEqual({ subtotal: 50_00, shipping: 0, handling: 2_50, tax: 0, total: 52_50 });
+    expect(orderTotals(50_00, 'OR')).toEqual({ subtotal: 50_00, discount: 0, shipping: 0, handling: 2_50, tax: 0, total: 52_50 });
   });
 });
