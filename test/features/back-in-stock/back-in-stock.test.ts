@@ -141,7 +141,12 @@ describe('a request', () => {
     expect(await mailsTo(other, backSubject('Back From The Printer'))).toHaveLength(1);
     expect(await waiting(id)).toEqual([]);
 
+    // A request that slipped in as the book came back is not mailed by an edit that keeps it in stock.
+    const late = freshEmail();
+    await shop.db('backInStockRequests').insert({ bookId: id, email: late });
     await setShelf(id, '5'); // 3 to 5: nothing new
+    expect(await mailsTo(late, backSubject('Back From The Printer'))).toHaveLength(0);
+    await shop.db('backInStockRequests').where({ email: late }).delete();
     await setShelf(id, '0');
     await setShelf(id, '2'); // back again, but nobody asked again
     expect(await mailsTo(email, backSubject('Back From The Printer'))).toHaveLength(1);
@@ -162,6 +167,21 @@ describe('a request', () => {
     );
     expect(res.status).toBe(303);
     expect(await mailsTo(email, backSubject('Edited Back'))).toHaveLength(1);
+  });
+});
+
+describe('a hidden book', () => {
+  it('restocked while hidden keeps its requests, and mails them when it is put back on sale', async () => {
+    const id = await comingSoon('Hidden While Reprinted');
+    const email = freshEmail();
+    await ask(id, email);
+    await postAdminForm(operator, `/admin/books/${id}/edit`, `/admin/books/${id}/hide`, {});
+    await setShelf(id, '7');
+    expect(await mailsTo(email, backSubject('Hidden While Reprinted'))).toHaveLength(0);
+    expect(await waiting(id)).toEqual([email]);
+    await postAdminForm(operator, `/admin/books/${id}/edit`, `/admin/books/${id}/unhide`, {});
+    expect(await mailsTo(email, backSubject('Hidden While Reprinted'))).toHaveLength(1);
+    expect(await waiting(id)).toEqual([]);
   });
 });
 
