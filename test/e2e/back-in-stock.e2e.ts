@@ -24,7 +24,7 @@ test.beforeAll(async ({ browser: launched, shop: started }) => {
   browser = launched;
   db = connectDb({ databaseUrl: shop.env.DATABASE_URL, dataDir: shop.env.DATA_DIR! });
   operator = await createOperator(db, { email: 'stock@littlelantern.example' });
-  const book = (await db('books').where({ title: TITLE }).first('id', 'inStock')) as { id: number; inStock: number };
+  const book = await db('books').where({ title: TITLE }).first<{ id: number; inStock: number }>('id', 'inStock');
   expect(book.inStock).toBe(0);
   bookId = book.id;
 });
