@@ -1,9 +1,9 @@
 import supertest from 'supertest';
 import type { Agent } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestShop, flushMail, TEST_LIMITS, type TestShop } from '../../helpers/app.ts';
+import { buildTestShop, flushMail, formToken, TEST_LIMITS, type TestShop } from '../../helpers/app.ts';
 import { textOf } from '../../helpers/admin-fixtures.ts';
-import { addBook, postAdminForm } from '../../helpers/book-admin.ts';
+import { addBook, bookFormFields, postAdminForm } from '../../helpers/book-admin.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 import { rawGet } from '../../helpers/raw-http.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
@@ -74,6 +74,20 @@ describe('the form on a Coming Soon book', () => {
     expect(html).toMatch(/<label for="notify-email">[^<]*<\/label>\s*<input id="notify-email"[^>]*type="email"/);
   });
 
+  it("works for a visitor with a session too: the page carries the session's form token, and the request needs it", async () => {
+    const id = await comingSoon('Asked With A Cart');
+    const visitor = supertest.agent(shop.app);
+    await visitor.post('/cart').set('Sec-Fetch-Site', 'same-origin').type('form').send({ _csrf: '', bookId: '1', quantity: '1' });
+    const page = await visitor.get(`/books/${id}`).expect(200);
+    const token = formToken(page.text.slice(page.text.indexOf('class="notify-form"')));
+    const email = freshEmail();
+    const forged = await visitor.post(`/books/${id}/notify`).set('Sec-Fetch-Site', 'same-origin').type('form').send({ _csrf: '', email });
+    expect(forged.status).toBe(403);
+    const res = await visitor.post(`/books/${id}/notify`).set('Sec-Fetch-Site', 'same-origin').type('form').send({ _csrf: token, email });
+    expect(res.status).toBe(200);
+    expect(await waiting(id)).toEqual([email]);
+  });
+
   it('is not offered on a book in stock; a request for it says the book can be bought now and keeps nothing', async () => {
     const id = await addBook(operator, { isbn: '', title: 'Plenty Of Copies', stock: '8' });
     const page = await rawGet(shop.app, `/books/${id}`, { 'Accept-Encoding': 'identity' });
@@ -120,7 +134,7 @@ describe('a request', () => {
     expect(new Set(answers).size).toBe(1);
     expect(await waiting(id)).toEqual([email]);
     // One confirmation, carrying the link that cancels it.
-    expect(await mailsTo(email, "We'll email you when Asked Three Times is back")).toHaveLength(1);
+    expect(await mailsTo(email, 'We will email you when Asked Three Times is back')).toHaveLength(1);
   });
 
   it('is mailed exactly once when a stock edit brings the book back, and then forgotten', async () => {
@@ -158,7 +172,6 @@ describe('a request', () => {
     await ask(id, email);
     const page = await operator.get(`/admin/books/${id}/edit`).expect(200);
     expect(textOf(page.text)).toContain('1 parent waiting for an email');
-    const { bookFormFields } = await import('../../helpers/book-admin.ts');
     const res = await postAdminForm(
       operator,
       `/admin/books/${id}/edit`,
@@ -190,7 +203,7 @@ describe('unsubscribe', () => {
     const id = await comingSoon('Changed My Mind');
     const email = freshEmail();
     await ask(id, email);
-    const [confirmation] = await mailsTo(email, "We'll email you when Changed My Mind is back");
+    const [confirmation] = await mailsTo(email, 'We will email you when Changed My Mind is back');
     const link = unsubscribeLink(confirmation!.raw);
 
     const visitor = supertest.agent(shop.app);
@@ -213,7 +226,7 @@ describe('unsubscribe', () => {
     const id = await comingSoon('One Click Away');
     const email = freshEmail();
     await ask(id, email);
-    const [confirmation] = await mailsTo(email, "We'll email you when One Click Away is back");
+    const [confirmation] = await mailsTo(email, 'We will email you when One Click Away is back');
     // (The test server decodes the whole message as quoted-printable, so "=" in a header may not survive.)
     const headers = confirmation!.raw.replace(/\r\n[ \t]+/g, ' ');
     expect(headers).toMatch(/List-Unsubscribe: <https?:\/\/[^>]+\/notify\/unsubscribe\?token/);
@@ -227,7 +240,7 @@ describe('unsubscribe', () => {
     const id = await comingSoon('Tamper Proof');
     const email = freshEmail();
     await ask(id, email);
-    const [confirmation] = await mailsTo(email, "We'll email you when Tamper Proof is back");
+    const [confirmation] = await mailsTo(email, 'We will email you when Tamper Proof is back');
     const token = new URLSearchParams(unsubscribeLink(confirmation!.raw).split('?')[1]).get('token')!;
     const forged = `${token.slice(0, -2)}xx`;
     expect((await supertest(shop.app).get(`/notify/unsubscribe?token=${forged}`)).status).toBe(400);

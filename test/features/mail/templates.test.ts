@@ -98,7 +98,7 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
   },
   'back-in-stock-waiting': {
     data: { title: 'The Night Garden', bookUrl: '/books/7', unsubscribeUrl: '/notify/unsubscribe?token=abc' },
-    subject: "We'll email you when The Night Garden is back",
+    subject: 'We will email you when The Night Garden is back',
     shows: ['The Night Garden', '/books/7', '/notify/unsubscribe?token=abc'],
   },
   'back-in-stock': {
