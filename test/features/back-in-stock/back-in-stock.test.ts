@@ -118,6 +118,18 @@ describe('the form on a Coming Soon book', () => {
     }
     expect(await waiting(id)).toEqual([]);
   });
+
+  it('comes back after a bad email with the session token its first POST created, so the retry is taken', async () => {
+    const id = await comingSoon('Second Try');
+    const visitor = supertest.agent(shop.app);
+    const send = (body: Record<string, string>) =>
+      visitor.post(`/books/${id}/notify`).set('Sec-Fetch-Site', 'same-origin').type('form').send(body);
+    const refused = await send({ _csrf: '', email: 'second.try@example' });
+    expect(refused.status).toBe(400);
+    const email = freshEmail();
+    expect((await send({ _csrf: formToken(refused.text), email })).status).toBe(200);
+    expect(await waiting(id)).toEqual([email]);
+  });
 });
 
 describe('a request', () => {
