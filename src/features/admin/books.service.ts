@@ -136,9 +136,7 @@ export function createBookAdmin(db: Db, restocking: Restocking) {
     },
 
     /** The edit form's values, its stock being the shelf count. */
-    async find(
-      id: number,
-    ): Promise<{
+    async find(id: number): Promise<{
       id: number;
       title: string;
       imageUrl: string | null;
