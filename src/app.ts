@@ -83,6 +83,8 @@ import { uploadedFiles } from './web/uploaded-files.ts';
 import { booksPages } from './features/admin/books.pages.ts';
 import { createBookAdmin } from './features/admin/books.service.ts';
 import { settingsPages } from './features/admin/settings.pages.ts';
+import { backInStockPages, oneClickUnsubscribe } from './features/back-in-stock/back-in-stock.pages.ts';
+import { createBackInStock } from './features/back-in-stock/back-in-stock.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -129,6 +131,7 @@ export function createApp({
     limits,
     notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
   });
+  const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
   const twoFactor = createTwoFactor({ db, limits });
   const inbox = createInbox(db);
   const systemStatus = createSystemStatus({ db, payments, mailer, config });
@@ -188,6 +191,7 @@ export function createApp({
   );
   app.use(crawlerRoutes(catalog, config.publicUrl));
   app.use(webhookApi(payments, checkout, log));
+  app.use(oneClickUnsubscribe(backInStock));
 
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
@@ -219,6 +223,7 @@ export function createApp({
   app.use(catalogPages(catalog, log, config.publicUrl));
   app.use(cartPages(carts));
   app.use(contactPages(contact));
+  app.use(backInStockPages(backInStock));
   app.use(twoFactorPages(twoFactor, accounts));
   app.use('/admin', inboxUnreadCount(inbox));
   app.use(adminPages());
@@ -227,7 +232,7 @@ export function createApp({
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus, createNumbers(db)));
   app.use(exportsPages(createExports(db)));
-  app.use(booksPages(createBookAdmin(db), db));
+  app.use(booksPages(createBookAdmin(db, backInStock), db));
   app.use(settingsPages(db));
   app.use(discountsPages(createDiscountAdmin(db)));
   app.use(

@@ -12,7 +12,7 @@ const secret = z.preprocess(
 );
 // Checked again after lowercasing: some letters grow ('İ' becomes two characters), and the
 // column, the throttles and the mail headers all expect at most 254.
-const email = text(MAX_EMAIL_LENGTH, M.emailTooLong)
+export const email = text(MAX_EMAIL_LENGTH, M.emailTooLong)
   .transform((v) => v.toLowerCase())
   .pipe(z.string().max(MAX_EMAIL_LENGTH, M.emailTooLong));
 

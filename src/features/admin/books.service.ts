@@ -9,6 +9,8 @@ import { writeAudit } from './audit.ts';
 import type { BookInput } from './books.schemas.ts';
 import { PAGE_SIZE, pageWindow, type Page } from './paging.ts';
 import { heldCopies, setShelfStock } from './shelf-stock.ts';
+import type { Restocking } from '../back-in-stock/back-in-stock.service.ts';
+import type { Knex } from 'knex';
 
 // The back office's books: the list (all of them, hidden ones too), adding, editing, and taking
 // a book off sale. Nothing is ever deleted: order lines point at their books.
@@ -25,6 +27,8 @@ export interface BookRow {
   /** Copies on the shelf, held ones included: the number the operator edits. */
   shelf: number;
   held: number;
+  /** Parents waiting for an email when the book is back. */
+  waiting: number;
   status: BookStatus;
 }
 
@@ -79,7 +83,15 @@ function formValues(book: Book): BookInput {
   };
 }
 
-export function createBookAdmin(db: Db) {
+export function createBookAdmin(db: Db, restocking: Restocking) {
+  /** The shelf count, and the parents waiting told inside the same transaction when it brings the book back. */
+  async function shelve(trx: Knex.Transaction, id: number, shelf: number, actorId: number, thenEdit?: () => Promise<void>): Promise<void> {
+    const { before, after } = await setShelfStock(trx, id, shelf, actorId);
+    await thenEdit?.();
+    // After the other fields, so the email names the book as it now reads.
+    if (before.inStock === 0 && after.inStock > 0) await restocking.announce(trx, id);
+  }
+
   async function saving<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -103,10 +115,9 @@ export function createBookAdmin(db: Db) {
         .orderBy(lowStock !== undefined ? [{ column: 'inStock' }, { column: 'id' }] : [{ column: 'id' }])
         .limit(PAGE_SIZE)
         .offset(offset);
-      const held = await heldCopies(
-        db,
-        books.map((b) => b.id),
-      );
+      const ids = books.map((b) => b.id);
+      const held = await heldCopies(db, ids);
+      const waiting = await restocking.waitingFor(ids);
       const rows = books.map((book) => {
         const onHold = held.get(book.id) ?? 0;
         return {
@@ -117,6 +128,7 @@ export function createBookAdmin(db: Db) {
           cover: coverImage(book),
           shelf: book.inStock + onHold,
           held: onHold,
+          waiting: waiting.get(book.id) ?? 0,
           status: statusOf(book),
         };
       });
@@ -124,9 +136,15 @@ export function createBookAdmin(db: Db) {
     },
 
     /** The edit form's values, its stock being the shelf count. */
-    async find(
-      id: number,
-    ): Promise<{ id: number; title: string; imageUrl: string | null; values: BookInput; held: number; status: BookStatus }> {
+    async find(id: number): Promise<{
+      id: number;
+      title: string;
+      imageUrl: string | null;
+      values: BookInput;
+      held: number;
+      waiting: number;
+      status: BookStatus;
+    }> {
       const book = await Book.query(db).findById(id);
       if (!book) throw new NotFound('Page Not Found');
       const held = (await heldCopies(db, [id])).get(id) ?? 0;
@@ -137,6 +155,7 @@ export function createBookAdmin(db: Db) {
         imageUrl: book.imageUrl,
         values: { ...values, stock: book.inStock + held },
         held,
+        waiting: (await restocking.waitingFor([id])).get(id) ?? 0,
         status: statusOf(book),
       };
     },
@@ -162,18 +181,21 @@ export function createBookAdmin(db: Db) {
     async update(id: number, input: BookInput, actorId: number): Promise<void> {
       await saving(() =>
         db.transaction(async (trx) => {
-          await setShelfStock(trx, id, input.stock, actorId);
-          const book = (await Book.query(trx).findById(id))!;
-          await Book.query(trx).findById(id).patch(columns(input));
-          const after = (await Book.query(trx).findById(id))!;
-          await writeAudit(trx, { actorId, action: 'book.edited', bookId: id, before: snapshot(book), after: snapshot(after) });
-          await bumpCatalogueVersion(trx);
+          await shelve(trx, id, input.stock, actorId, async () => {
+            const book = (await Book.query(trx).findById(id))!;
+            await Book.query(trx).findById(id).patch(columns(input));
+            const after = (await Book.query(trx).findById(id))!;
+            await writeAudit(trx, { actorId, action: 'book.edited', bookId: id, before: snapshot(book), after: snapshot(after) });
+            await bumpCatalogueVersion(trx);
+          });
         }),
       );
+      restocking.deliver();
     },
 
     async setStock(id: number, shelf: number, actorId: number): Promise<void> {
-      await db.transaction((trx) => setShelfStock(trx, id, shelf, actorId));
+      await db.transaction((trx) => shelve(trx, id, shelf, actorId));
+      restocking.deliver();
     },
 
     /** Off sale or back on it; a hidden book keeps its stock, its orders and its page in the back office. */
@@ -191,7 +213,10 @@ export function createBookAdmin(db: Db) {
           after: { hidden },
         });
         await bumpCatalogueVersion(trx);
+        // Restocked while hidden: its parents hear when shoppers can see it again.
+        if (!hidden) await restocking.announce(trx, id);
       });
+      restocking.deliver();
     },
   };
 }

@@ -54,6 +54,9 @@ export interface MailData {
   'order-canceled': { firstName: string; orderId: number; refunded: Decimal };
   'order-partial-refund': { firstName: string; orderId: number; amount: Decimal; reason: string; refundedTotal: Decimal };
   'contact-received': { firstName: string };
+  /** A parent asked to hear when a Coming Soon book is back: the confirmation, with the cancel link. */
+  'back-in-stock-waiting': { title: string; bookUrl: string; unsubscribeUrl: string };
+  'back-in-stock': { title: string; bookUrl: string; unsubscribeUrl: string };
   'shop-new-order': MailAddress & {
     orderId: number;
     customerName: string;
@@ -87,6 +90,8 @@ const TEMPLATES: { readonly [T in MailTemplate]: true } = {
   'order-canceled': true,
   'order-partial-refund': true,
   'contact-received': true,
+  'back-in-stock-waiting': true,
+  'back-in-stock': true,
   'shop-new-order': true,
   'shop-new-message': true,
 };
@@ -101,6 +106,8 @@ export interface MailRequest<T extends MailTemplate = MailTemplate> {
   dedupeKey?: string;
   /** The order the message is about, for the order's timeline in /admin. */
   orderId?: number;
+  /** An absolute link that stops such messages, sent as List-Unsubscribe with one-click POST. */
+  unsubscribeUrl?: string;
 }
 
 export interface RenderedMail {

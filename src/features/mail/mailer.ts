@@ -51,6 +51,7 @@ interface OutboxRow {
   htmlBody: string;
   attempts: number;
   createdAt: Date | string | number;
+  listUnsubscribe: string | null;
 }
 
 type SendFn = (message: nodemailer.SendMailOptions, row: OutboxRow) => Promise<void>;
@@ -82,6 +83,7 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
           html: row.htmlBody,
           // The same id on every attempt, so a receiver can spot a resend after a crash.
           messageId: `<outbox.${row.id}.${createdSeconds(row.createdAt)}@${messageIdDomain}>`,
+          ...(row.listUnsubscribe ? { headers: oneClickUnsubscribe(row.listUnsubscribe) } : {}),
         },
         row,
       );
@@ -119,7 +121,7 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
     for (;;) {
       const now = new Date();
       const rows = await db('outbox')
-        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt')
+        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt', 'listUnsubscribe')
         .whereNull('sentAt')
         .where('nextAttemptAt', '<=', now)
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])
@@ -186,6 +188,7 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
         htmlBody: html,
         dedupeKey: request.dedupeKey ?? null,
         orderId: request.orderId ?? null,
+        listUnsubscribe: request.unsubscribeUrl ?? null,
         attempts: 0,
         // Whole seconds: a DATETIME column may round up, which would make new mail look not yet due.
         nextAttemptAt: new Date(Math.floor(now.getTime() / 1000) * 1000),
@@ -223,6 +226,11 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
       close();
     },
   };
+}
+
+/** RFC 8058: a mail app may POST to the link itself, with no page in between. */
+function oneClickUnsubscribe(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 function chooseTransport(deps: { config: Config; log: Logger; transport?: nodemailer.Transporter }): {

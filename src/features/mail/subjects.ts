@@ -12,6 +12,8 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   'order-canceled': (d) => `Your order #${d.orderId} was canceled and refunded`,
   'order-partial-refund': (d) => `A refund on your order #${d.orderId}`,
   'contact-received': () => 'We received your message',
+  'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,
+  'back-in-stock': (d) => `${d.title} is back in stock`,
   'shop-new-order': (d) => `New order #${d.orderId}: $${d.total} from ${d.customerName}`,
   // URGENT leads the line so it stands out in the publisher's mail list.
   'shop-new-message': (d) => `${d.urgent ? 'URGENT: ' : ''}New message from ${d.fromName}: ${d.messageSubject}`,

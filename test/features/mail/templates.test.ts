@@ -100,6 +100,16 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
     subject: 'We received your message',
     shows: ['Ivy', 'within 24 hours'],
   },
+  'back-in-stock-waiting': {
+    data: { title: 'The Night Garden', bookUrl: '/books/7', unsubscribeUrl: '/notify/unsubscribe?token=abc' },
+    subject: 'We will email you when The Night Garden is back',
+    shows: ['The Night Garden', '/books/7', '/notify/unsubscribe?token=abc'],
+  },
+  'back-in-stock': {
+    data: { title: 'The Night Garden', bookUrl: '/books/7', unsubscribeUrl: '/notify/unsubscribe?token=abc' },
+    subject: 'The Night Garden is back in stock',
+    shows: ['The Night Garden', '/books/7', '/notify/unsubscribe?token=abc'],
+  },
   'shop-new-order': {
     data: {
       orderId: 42,

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../lib/email.ts';
+import { ACCOUNT_MESSAGES, MAX_EMAIL_LENGTH } from '../accounts/accounts.messages.ts';
+import { email } from '../accounts/accounts.schemas.ts';
+
+// Words a parent reads on the book page's "Email me when it's back" form and the pages it leads to.
+export const BACK_IN_STOCK_MESSAGES = {
+  requested: {
+    title: "We'll email you when it's back",
+    // The same words whether or not the address had already asked: the page tells nobody what an address did.
+    text: 'As soon as copies arrive, we will send one email to that address with a link to the book. Each email has a link to cancel.',
+  },
+  inStock: 'Good news: this book is in stock now, so you can add it to your cart straight away.',
+  tooMany: 'Too many requests for now. Please wait a little while and try again.',
+  badLink: 'This link is not complete. Please open it again from the email we sent.',
+  unsubscribed: {
+    title: 'You will not get this email',
+    text: 'We have taken your address off the list for this book. You can ask again on its page at any time.',
+  },
+} as const;
+
+/**
+ * Requests taken per email address each day and per client address each hour: each one may
+ * mail that address, which nobody has verified, so nobody can make the shop mail a stranger
+ * more than a few times.
+ */
+export const BACK_IN_STOCK_LIMITS = {
+  perAddress: 5,
+  addressWindowMs: 24 * 60 * 60_000,
+  perClient: 20,
+  clientWindowMs: 60 * 60_000,
+} as const;
+
+/** The sign-up rule for an address (lowercased, at most 254 characters), then the spec's pattern. */
+export const notifyRequest = z.object({
+  email: email.pipe(z.string().regex(EMAIL_PATTERN, ACCOUNT_MESSAGES.badEmail)),
+});
+
+export const unsubscribeRequest = z.object({
+  token: z.string({ message: BACK_IN_STOCK_MESSAGES.badLink }).max(MAX_EMAIL_LENGTH * 2, BACK_IN_STOCK_MESSAGES.badLink),
+});
