@@ -38,6 +38,8 @@ export class Checkout extends BaseModel {
   status!: CheckoutStatus;
   soldOutTitle!: string | null;
   clientKey!: string | null;
+  /** The parent's gift note, trimmed; null when none. */
+  giftNote!: string | null;
   createdAt!: Date;
 
   parsedLines(): CheckoutLine[] {

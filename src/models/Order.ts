@@ -30,6 +30,8 @@ export class Order extends BaseModel {
   canceledAt!: Date | null;
   /** What has been given back so far; never more than totalAmount. */
   refundedAmount!: Cents;
+  /** The parent's gift note, printed on the gift packing slip; null when none. */
+  giftNote!: string | null;
   createdAt!: Date;
   items?: OrderItem[];
 

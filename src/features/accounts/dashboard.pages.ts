@@ -5,7 +5,10 @@ import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
-import { bodyFields } from '../../web/validate.ts';
+import { bodyFields, parse } from '../../web/validate.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import { shortfallMessage } from '../cart/cart.rules.ts';
+import { orderId } from '../orders/orders.schemas.ts';
 
 const TABS = ['profile', 'orders', 'settings'] as const;
 type Tab = (typeof TABS)[number];
@@ -13,7 +16,8 @@ type Tab = (typeof TABS)[number];
 // GET  /dashboard?tab=profile|orders|settings[&edit=1]
 // POST /dashboard/profile    save first and last name
 // POST /dashboard/password   change the password
-export function dashboardPages(accounts: AccountsService, orders: OrdersService): Router {
+// POST /dashboard/orders/:id/buy-again   an order's books back into the cart, then the cart
+export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService): Router {
   const router = Router();
   router.use('/dashboard', signedInOnly);
 
@@ -50,6 +54,17 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
       },
       (err) => failed(err.status, err.message),
     );
+  });
+
+  router.post('/dashboard/orders/:id/buy-again', async (req, res) => {
+    const userId = req.session.userId!;
+    const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId });
+    const lines = order.items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity }));
+    const { shortfalls } = await carts.addAgain({ userId }, lines);
+    req.session.flash = shortfalls.length
+      ? { title: 'Some books could not be added', text: shortfalls.map(shortfallMessage).join(' '), variant: 'error' }
+      : { title: 'Added to cart', text: `The books from order #${order.id} are in your cart.`, variant: 'success' };
+    res.redirect(303, '/cart');
   });
 
   async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {
