@@ -5,7 +5,8 @@ import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
-import { bodyFields, parse } from '../../web/validate.ts';
+import { bodyFields, fieldErrors, parse } from '../../web/validate.ts';
+import { shippingInfo } from '../checkout/checkout.schemas.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { shortfallMessage } from '../cart/cart.rules.ts';
 import { orderId } from '../orders/orders.schemas.ts';
@@ -16,6 +17,7 @@ type Tab = (typeof TABS)[number];
 // GET  /dashboard?tab=profile|orders|settings[&edit=1]
 // POST /dashboard/profile    save first and last name
 // POST /dashboard/password   change the password
+// POST /dashboard/address    save the shipping address the checkout offers
 // POST /dashboard/orders/:id/buy-again   an order's books back into the cart, then the cart
 export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService): Router {
   const router = Router();
@@ -56,6 +58,20 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
     );
   });
 
+  router.post('/dashboard/address', async (req, res) => {
+    const input = shippingInfo.safeParse(req.body);
+    if (!input.success) {
+      return renderDashboard(res.status(400), 'profile', {
+        addressValues: bodyFields(req.body),
+        addressErrors: fieldErrors(input.error),
+        flash: M.addressFailed,
+      });
+    }
+    await accounts.saveAddress(req.session.userId!, input.data);
+    req.session.flash = { ...M.addressSaved, variant: 'success' };
+    res.redirect(303, '/dashboard?tab=profile');
+  });
+
   router.post('/dashboard/orders/:id/buy-again', async (req, res) => {
     const userId = req.session.userId!;
     const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId });
@@ -69,7 +85,11 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
 
   async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {
     const userId = res.req.session.userId!;
-    const [user, orderList] = await Promise.all([accounts.getUser(userId), orders.listOrders(userId)]);
+    const [user, orderList, saved] = await Promise.all([
+      accounts.getUser(userId),
+      orders.listOrders(userId),
+      accounts.savedAddress(userId),
+    ]);
     res.render('dashboard/show', {
       title: 'My Dashboard',
       tab,
@@ -80,6 +100,8 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
       }),
       minLength: MIN_PASSWORD_LENGTH,
       values: {},
+      addressValues: saved ?? {},
+      addressErrors: {},
       ...extra,
       ...(extra.flash ? { flash: { ...extra.flash, variant: 'error' } } : {}),
     });

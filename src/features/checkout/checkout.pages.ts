@@ -59,9 +59,11 @@ export function checkoutPages(deps: {
     const items = await deps.carts.getItems(cartOwner(req));
     if (!items.length) return res.render('checkout/empty', { title: 'Complete Your Order' });
     const account = variant === 'account' ? await deps.accounts.getUser(req.session.userId!) : undefined;
+    const saved = variant === 'account' ? await deps.accounts.savedAddress(req.session.userId!) : null;
     res.render('checkout/show', {
       title: 'Complete Your Order',
       variant,
+      saved,
       items,
       subtotal: formatUsd(cartTotalCents(items)),
       formatUsd,

@@ -12,6 +12,7 @@ import { createShopNotifications } from '../mail/shop-notifications.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
+import { saveAddress } from '../accounts/saved-address.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
 // the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
@@ -95,6 +96,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
     const user = (await User.query(trx).findById(checkout.userId))!;
+    // The next checkout offers the address this one shipped to.
+    await saveAddress(trx, user.id, { address: checkout.shippingAddress, city: checkout.city, zipCode: checkout.zipCode });
     await mailer.enqueue(trx, {
       to: user.email,
       template: 'order-confirmation',
