@@ -19,8 +19,8 @@ import { Conflict } from '../../web/errors.ts';
 // POST /api/calculate-totals                      {address, city, zipCode} -> shipping, handling, tax, total
 // POST /api/validate-address                      {address, city, zipCode} -> isValid, confidence, suggestions
 // POST /api/create-user-and-customer              {email, password, firstName, lastName, shippingInfo}
-// POST /api/create-payment-intent-with-customer   {stripeCustomerId, totalAmount, shippingInfo}
-// POST /api/create-payment-intent-authenticated   {amount, shippingInfo}
+// POST /api/create-payment-intent-with-customer   {stripeCustomerId, totalAmount, shippingInfo, giftNote?}
+// POST /api/create-payment-intent-authenticated   {amount, shippingInfo, giftNote?}
 // POST /api/complete-order                        {stripePaymentIntentId, shippingInfo}
 // Amounts and user ids sent by the browser are never used: the server prices the session's cart.
 export function checkoutApi(checkout: CheckoutService, accounts: AccountsService, carts: CartService): Router {
@@ -51,6 +51,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
       await checkout.startPayment({
         userId: req.session.userId!,
         shipping: input.shippingInfo,
+        giftNote: input.giftNote,
         claimedTotalCents: input.totalAmount,
         clientKey: clientKey(req),
       }),
@@ -63,6 +64,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
       await checkout.startPayment({
         userId: req.session.userId!,
         shipping: input.shippingInfo,
+        giftNote: input.giftNote,
         claimedTotalCents: input.amount,
         clientKey: clientKey(req),
       }),

@@ -108,11 +108,14 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     async startPayment({
       userId,
       shipping,
+      giftNote = null,
       claimedTotalCents,
       clientKey,
     }: {
       userId: number;
       shipping: ShippingInfo;
+      /** Trimmed, at most GIFT_NOTE_MAX characters (the schema's work); null for none. */
+      giftNote?: string | null;
       claimedTotalCents?: number | undefined;
       clientKey: string;
     }): Promise<PaymentStart> {
@@ -147,6 +150,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
             city: shipping.city,
             state: quote.state,
             zipCode: shipping.zipCode,
+            giftNote,
             status: 'open',
             clientKey,
             createdAt: new Date(),

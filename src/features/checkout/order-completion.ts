@@ -82,6 +82,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       city: checkout.city,
       state: checkout.state,
       zipCode: checkout.zipCode,
+      giftNote: checkout.giftNote,
       estimatedDelivery: estimatedDelivery(new Date()),
     });
     for (const line of lines) {
@@ -110,6 +111,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         city: checkout.city,
         state: checkout.state,
         zipCode: checkout.zipCode,
+        giftNote: checkout.giftNote,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
       },
       dedupeKey: `order-confirmation:${order.id}`,

@@ -33,6 +33,8 @@ export interface MailData {
     handling: Decimal;
     tax: Decimal;
     total: Decimal;
+    /** The parent's own words: escaped in the HTML part like everything else. */
+    giftNote?: string | null;
     orderUrl: string;
   };
   /** A payment refunded before it became an order: the reference is the payment's. */

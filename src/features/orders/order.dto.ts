@@ -23,6 +23,8 @@ export interface OrderDto {
   trackingUrl: string | null;
   /** What has been given back so far, "0.00" when nothing. */
   refundedAmount: string;
+  /** The parent's gift note; null when none. */
+  giftNote: string | null;
   breakdown: OrderBreakdown;
 }
 
@@ -61,6 +63,7 @@ export function toOrderDto(order: Order): OrderDto {
     carrier: order.carrier ?? null,
     trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
     refundedAmount: toDecimal(order.refundedAmount),
+    giftNote: order.giftNote ?? null,
     breakdown: toBreakdown(order),
   };
 }
