@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 // A parent's last shipping address, kept on the account so the next checkout can offer it,
-// and a gift note that travels from the checkout to its order. All nullable: a guest has
-// no saved address and most orders carry no note. The note is text, since a note of 200
+// and a gift note (with the name of the child it is for) that travels from the checkout to
+// its order. All nullable: a guest has no saved address and most orders are no gift. The note is text, since a note of 200
 // characters as a parent sees them (an emoji family is one) can be many code points.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('users', (t) => {
@@ -13,6 +13,7 @@ export async function up(knex: Knex): Promise<void> {
   for (const table of ['checkouts', 'orders']) {
     await knex.schema.alterTable(table, (t) => {
       t.text('gift_note').nullable();
+      t.string('gift_recipient', 100).nullable();
     });
   }
 }
@@ -20,7 +21,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   for (const table of ['checkouts', 'orders']) {
     await knex.schema.alterTable(table, (t) => {
-      t.dropColumn('gift_note');
+      t.dropColumns('gift_note', 'gift_recipient');
     });
   }
   await knex.schema.alterTable('users', (t) => {

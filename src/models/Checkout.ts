@@ -40,6 +40,8 @@ export class Checkout extends BaseModel {
   clientKey!: string | null;
   /** The parent's gift note, trimmed; null when none. */
   giftNote!: string | null;
+  /** Who the gift is for, as the parent wrote it; null when not said. */
+  giftRecipient!: string | null;
   createdAt!: Date;
 
   parsedLines(): CheckoutLine[] {

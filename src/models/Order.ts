@@ -32,6 +32,8 @@ export class Order extends BaseModel {
   refundedAmount!: Cents;
   /** The parent's gift note, printed on the gift packing slip; null when none. */
   giftNote!: string | null;
+  /** Who the gift is for: the name on the gift packing slip; null when not said. */
+  giftRecipient!: string | null;
   createdAt!: Date;
   items?: OrderItem[];
 

@@ -1,7 +1,7 @@
 // A parent buying a present, then buying the same books again, at 390x844 and on a desktop
 // (sandbox payments):
-//  1. Signed in, the parent checks out one book with a gift note (an emoji and some markup,
-//     which must stay text) and pays with 4242...: the confirmation shows the note.
+//  1. Signed in, the parent checks out one book as a gift for Mia with a note (an emoji and some
+//     markup, which must stay text) and pays with 4242...: the confirmation shows the note.
 //  2. In the dashboard's Orders, 'Buy again' puts the book back in the cart and shows the cart
 //     with a message.
 //  3. The next checkout has the last order's address filled in, and the totals worked out; the
@@ -60,6 +60,7 @@ for (const [device, options] of [
       await page.locator('#co-address').fill(PORTLAND.address);
       await page.locator('#co-city').fill(PORTLAND.city);
       await page.locator('#co-zip').fill(PORTLAND.zipCode);
+      await page.getByLabel('Who is it for?').fill('Mia');
       await page.getByLabel('A message for the person receiving the books').fill(NOTE);
       await eventually(() => page.locator('[data-total="total"]').innerText()).toBe(PORTLAND_TOTALS.total);
       await enterCard(page, '4242 4242 4242 4242');
@@ -68,6 +69,7 @@ for (const [device, options] of [
       await page.getByRole('button', { name: `Pay ${PORTLAND_TOTALS.total}`, exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/order-confirmation');
       const orderId = Number(new URL(page.url()).searchParams.get('orderId'));
+      expect(await page.locator('.gift-note .gift-note-label').innerText()).toBe('Gift note for Mia');
       expect(await page.locator('.gift-note .gift-note-text').innerText()).toBe(NOTE);
       expect(await page.locator('.gift-note b').count()).toBe(0);
       await check(page, `${device}-gift-confirmation`);
@@ -89,6 +91,7 @@ for (const [device, options] of [
       expect(await page.locator('#co-city').inputValue()).toBe(PORTLAND.city);
       expect(await page.locator('#co-zip').inputValue()).toBe(PORTLAND.zipCode);
       expect(await page.locator('#co-gift-note').inputValue()).toBe('');
+      expect(await page.locator('#co-gift-recipient').inputValue()).toBe('');
       await eventually(() => page.locator('[data-total="total"]').innerText()).toBe(PORTLAND_TOTALS.total);
       await check(page, `${device}-prefilled-checkout`);
 

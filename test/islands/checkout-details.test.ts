@@ -12,6 +12,7 @@ const complete: CheckoutDetails = {
   city: 'Austin',
   zipCode: '78701',
   giftNote: '',
+  giftRecipient: '',
 };
 
 describe('choosing an address suggestion', () => {

@@ -25,8 +25,8 @@ export function packingPages(packing: Packing): Router {
 
   router.get('/admin/orders/:id/gift-slip', async (req, res) => {
     const order = await packing.slip(slipOrderId(req.params.id));
-    // Only an order with a note is a gift; the order page links the slip only then.
-    if (!order.giftNote) throw new NotFound('Page Not Found');
+    // Only an order with a note or a name is a gift; the order page links the slip only then.
+    if (!order.giftNote && !order.giftRecipient) throw new NotFound('Page Not Found');
     res.render('admin/gift-slip', { title: `Gift packing slip for order #${order.id}`, order });
   });
 

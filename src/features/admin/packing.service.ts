@@ -10,6 +10,7 @@ export interface PackingOrder {
   lines: { title: string; quantity: number }[];
   /** The parent's gift note, for the gift packing slip; null when none. */
   giftNote: string | null;
+  giftRecipient: string | null;
 }
 
 /** Paid orders waiting to be packed, and the slip that goes in each box. */
@@ -30,6 +31,7 @@ export function createPacking(db: Db) {
       },
       lines: (order.items ?? []).map((item) => ({ title: item.title, quantity: Number(item.quantity) })),
       giftNote: order.giftNote ?? null,
+      giftRecipient: order.giftRecipient ?? null,
     }));
   }
 

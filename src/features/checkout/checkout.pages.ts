@@ -10,7 +10,7 @@ import type { PaymentProvider } from '../payments/provider.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
 import { orderId } from '../orders/orders.schemas.ts';
 import { signInPathFor } from '../../web/return-path.ts';
-import { GIFT_NOTE_MAX } from './gift-note.ts';
+import { GIFT_NOTE_MAX, GIFT_RECIPIENT_MAX } from './gift-note.ts';
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
@@ -66,6 +66,7 @@ export function checkoutPages(deps: {
       variant,
       saved,
       giftNoteMax: GIFT_NOTE_MAX,
+      giftRecipientMax: GIFT_RECIPIENT_MAX,
       items,
       subtotal: formatUsd(cartTotalCents(items)),
       formatUsd,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES, visibleLength } from './gift-note.ts';
+import { GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES, GIFT_RECIPIENT_MAX, visibleLength } from './gift-note.ts';
 
 export { GIFT_NOTE_MESSAGES };
 
@@ -33,6 +33,14 @@ export const giftNote = z
   .nullish()
   .transform((note) => note || null);
 
+/** Who an optional gift is for, trimmed; blank becomes null. */
+export const giftRecipient = z
+  .string({ message: GIFT_NOTE_MESSAGES.notText })
+  .trim()
+  .refine((name) => visibleLength(name) <= GIFT_RECIPIENT_MAX && name.length <= GIFT_RECIPIENT_MAX * 4, GIFT_NOTE_MESSAGES.recipientTooLong)
+  .nullish()
+  .transform((name) => name || null);
+
 const dollars = z
   .union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' })
   .transform((v) => Math.round(Number(v) * 100));
@@ -42,6 +50,7 @@ export const intentWithCustomer = z.object({
   totalAmount: dollars.optional(),
   shippingInfo,
   giftNote,
+  giftRecipient,
 });
 
 export const intentAuthenticated = z.object({
@@ -53,6 +62,7 @@ export const intentAuthenticated = z.object({
     .optional(),
   shippingInfo,
   giftNote,
+  giftRecipient,
 });
 
 export const completeOrderInput = z.object({

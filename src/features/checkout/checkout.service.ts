@@ -109,6 +109,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       userId,
       shipping,
       giftNote = null,
+      giftRecipient = null,
       claimedTotalCents,
       clientKey,
     }: {
@@ -116,6 +117,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       shipping: ShippingInfo;
       /** Trimmed, at most GIFT_NOTE_MAX characters (the schema's work); null for none. */
       giftNote?: string | null;
+      giftRecipient?: string | null;
       claimedTotalCents?: number | undefined;
       clientKey: string;
     }): Promise<PaymentStart> {
@@ -151,6 +153,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
             state: quote.state,
             zipCode: shipping.zipCode,
             giftNote,
+            giftRecipient,
             status: 'open',
             clientKey,
             createdAt: new Date(),

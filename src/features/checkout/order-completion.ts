@@ -83,6 +83,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       state: checkout.state,
       zipCode: checkout.zipCode,
       giftNote: checkout.giftNote,
+      giftRecipient: checkout.giftRecipient,
       estimatedDelivery: estimatedDelivery(new Date()),
     });
     for (const line of lines) {
@@ -112,6 +113,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         state: checkout.state,
         zipCode: checkout.zipCode,
         giftNote: checkout.giftNote,
+        giftRecipient: checkout.giftRecipient,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
       },
       dedupeKey: `order-confirmation:${order.id}`,

@@ -25,6 +25,8 @@ export interface OrderDto {
   refundedAmount: string;
   /** The parent's gift note; null when none. */
   giftNote: string | null;
+  /** Who the gift is for; null when not said. */
+  giftRecipient: string | null;
   breakdown: OrderBreakdown;
 }
 
@@ -64,6 +66,7 @@ export function toOrderDto(order: Order): OrderDto {
     trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
     refundedAmount: toDecimal(order.refundedAmount),
     giftNote: order.giftNote ?? null,
+    giftRecipient: order.giftRecipient ?? null,
     breakdown: toBreakdown(order),
   };
 }

@@ -17,12 +17,17 @@ afterAll(() => shop.close());
 const NOTE = 'Happy 5th birthday, Mia! <script>alert("x")</script> & <b>love</b> from Gran';
 const ESCAPED = 'Happy 5th birthday, Mia! &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;love&lt;/b&gt; from Gran';
 
+const RECIPIENT = 'Mia <Osei>';
+
 /** A signed-in parent who pays for one book, with `giftNote` sent as the card form sends it. */
-async function buyWithNote(giftNote: unknown): Promise<{ buyer: Buyer; started: supertest.Response; orderId?: number }> {
+async function buyWithNote(
+  giftNote: unknown,
+  giftRecipient?: string,
+): Promise<{ buyer: Buyer; started: supertest.Response; orderId?: number }> {
   const buyer = new Buyer(shop);
   expect((await buyer.signUp(buyer.parent)).status).toBeLessThan(300);
   await buyer.add(1, 2);
-  const started = await buyer.send('post', '/api/create-payment-intent-authenticated', { shippingInfo: SHIPPING, giftNote });
+  const started = await buyer.send('post', '/api/create-payment-intent-authenticated', { shippingInfo: SHIPPING, giftNote, giftRecipient });
   if (started.status !== 200) return { buyer, started };
   buyer.intent = started.body;
   expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
@@ -35,12 +40,13 @@ describe('the gift note', () => {
   let buyer: Buyer;
   let orderId: number;
   beforeAll(async () => {
-    ({ buyer, orderId } = (await buyWithNote(`  ${NOTE}\n`)) as { buyer: Buyer; orderId: number });
+    ({ buyer, orderId } = (await buyWithNote(`  ${NOTE}\n`, ` ${RECIPIENT} `)) as { buyer: Buyer; orderId: number });
   });
 
   it('is stored on the order, trimmed, and answered by the API', async () => {
     const row = await shop.db('orders').where({ id: orderId }).first();
     expect(row.giftNote).toBe(NOTE);
+    expect(row.giftRecipient).toBe(RECIPIENT);
     const api = await buyer.agent.get(`/api/orders/${orderId}`);
     expect(api.status).toBe(200);
     expect((api.body.order ?? api.body).giftNote).toBe(NOTE);
@@ -51,6 +57,7 @@ describe('the gift note', () => {
       const page = await buyer.agent.get(path).expect(200);
       expect(page.text, path).toContain('Gift note');
       expect(page.text, path).toContain(ESCAPED);
+      expect(page.text, path).toContain('Gift note for Mia &lt;Osei&gt;');
       expect(page.text, path).not.toContain('<script>alert');
     }
   });
@@ -58,6 +65,7 @@ describe('the gift note', () => {
   it('is in the confirmation email, inert in both its parts', async () => {
     const mail = await shop.db('outbox').where({ toAddress: buyer.parent.email, orderId }).first();
     expect(mail.textBody).toContain(`Gift note: ${NOTE}`);
+    expect(mail.textBody).toContain(`Gift for: ${RECIPIENT}`);
     expect(mail.htmlBody).toContain(ESCAPED);
     expect(mail.htmlBody).not.toContain('<script>alert');
   });
@@ -72,7 +80,8 @@ describe('the gift note', () => {
     const slip = await admin.get(`/admin/orders/${orderId}/gift-slip`).expect(200);
     const body = slip.text.slice(slip.text.indexOf('<main'));
     expect(body).toContain(ESCAPED);
-    expect(body).toContain(`${buyer.parent.firstName} ${buyer.parent.lastName}`);
+    // The slip is addressed to the child it is for, at the order's address.
+    expect(body).toContain('<strong>Mia &lt;Osei&gt;</strong>');
     expect(body).toContain(SHIPPING.address);
     expect(body).toMatch(/<td>[^<]+<\/td><td>2<\/td>/);
     expect(body).not.toContain('$');
