@@ -218,7 +218,7 @@ export function createApp({
   app.use(passwordChangeGate);
   app.use(sitePages(catalog));
   app.use(accountsPages(accounts, carts));
-  app.use(dashboardPages(accounts, orders));
+  app.use(dashboardPages(accounts, orders, carts));
   app.use(checkoutPages({ carts, accounts, orders, payments, checkCode: (code, subtotal) => applicableCode(db, code, subtotal) }));
   app.use(catalogPages(catalog, log, config.publicUrl));
   app.use(cartPages(carts));

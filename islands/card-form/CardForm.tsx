@@ -105,14 +105,26 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       if (!totals) return;
       showTotals(totals);
 
-      const key = JSON.stringify([shippingInfo, totals.total]);
+      // A changed note or name needs a checkout of its own: the note travels with the payment intent.
+      const key = JSON.stringify([shippingInfo, totals.total, details.giftNote, details.giftRecipient]);
       if (intent.current?.key !== key) {
         const created = await api<IntentHandle>(
           'POST',
           variant === 'guest' ? '/api/create-payment-intent-with-customer' : '/api/create-payment-intent-authenticated',
           variant === 'guest'
-            ? { stripeCustomerId: paymentCustomer.current, totalAmount: totals.total, shippingInfo }
-            : { amount: Math.round(Number(totals.total) * 100), shippingInfo },
+            ? {
+                stripeCustomerId: paymentCustomer.current,
+                totalAmount: totals.total,
+                shippingInfo,
+                giftNote: details.giftNote,
+                giftRecipient: details.giftRecipient,
+              }
+            : {
+                amount: Math.round(Number(totals.total) * 100),
+                shippingInfo,
+                giftNote: details.giftNote,
+                giftRecipient: details.giftRecipient,
+              },
         ).catch((err: unknown) => {
           fail('Payment Failed', reason(err, 'Something went wrong. Please try again.'));
         });

@@ -1,5 +1,6 @@
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from '../../src/features/accounts/accounts.messages.ts';
 import { EMAIL_PATTERN } from '../../src/lib/email.ts';
+import { GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES, GIFT_RECIPIENT_MAX, visibleLength } from '../../src/features/checkout/gift-note.ts';
 
 // The checkout form's own fields, read from the server-rendered form, and the checks the
 // browser makes before anything is sent (the server makes them again).
@@ -13,6 +14,10 @@ export interface CheckoutDetails {
   address: string;
   city: string;
   zipCode: string;
+  /** Trimmed; empty for none. */
+  giftNote: string;
+  /** Who the gift is for, trimmed; empty when not said. */
+  giftRecipient: string;
 }
 
 export function readDetails(form: HTMLFormElement): CheckoutDetails {
@@ -31,6 +36,8 @@ export function readDetails(form: HTMLFormElement): CheckoutDetails {
     address: value('address'),
     city: value('city'),
     zipCode: value('zipCode'),
+    giftNote: value('giftNote'),
+    giftRecipient: value('giftRecipient'),
   };
 }
 
@@ -45,5 +52,8 @@ export function problemWith(d: CheckoutDetails, variant: 'guest' | 'account'): {
   }
   if (!d.address || !d.city || !d.zipCode) return missing;
   if (!/^\d{5}$/.test(d.zipCode)) return { title: 'Missing Information', text: 'Please enter a 5-digit ZIP code.' };
+  if (visibleLength(d.giftNote) > GIFT_NOTE_MAX) return { title: 'Gift Note Too Long', text: GIFT_NOTE_MESSAGES.tooLong };
+  if (visibleLength(d.giftRecipient) > GIFT_RECIPIENT_MAX)
+    return { title: 'Gift Note Too Long', text: GIFT_NOTE_MESSAGES.recipientTooLong };
   return null;
 }

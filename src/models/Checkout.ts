@@ -43,6 +43,10 @@ export class Checkout extends BaseModel {
   discount!: Cents;
   /** Whether this checkout still holds a reserved use of its code (given back or made a use once). */
   discountHeld!: boolean | number;
+  /** The parent's gift note, trimmed; null when none. */
+  giftNote!: string | null;
+  /** Who the gift is for, as the parent wrote it; null when not said. */
+  giftRecipient!: string | null;
   createdAt!: Date;
 
   parsedLines(): CheckoutLine[] {

@@ -33,6 +33,10 @@ export class Order extends BaseModel {
   /** The discount code used (upper case), and what it took off the subtotal. */
   discountCode!: string | null;
   discount!: Cents;
+  /** The parent's gift note, printed on the gift packing slip; null when none. */
+  giftNote!: string | null;
+  /** Who the gift is for: the name on the gift packing slip; null when not said. */
+  giftRecipient!: string | null;
   createdAt!: Date;
   items?: OrderItem[];
 

@@ -23,5 +23,9 @@ export class User extends BaseModel {
   totpEnrolledAt!: Date | null;
   /** The last TOTP time step accepted: a code works once. */
   totpLastStep!: number | string | null;
+  /** The last address an order shipped to, or the one set in the Profile; offered at checkout. */
+  savedAddress!: string | null;
+  savedCity!: string | null;
+  savedZipCode!: string | null;
   createdAt!: Date;
 }

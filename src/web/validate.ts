@@ -18,3 +18,13 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T
 export function bodyFields(body: unknown): Record<string, unknown> {
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
 }
+
+/** One message per field, the first problem found in each: what a form shows beside its fields. */
+export function fieldErrors<F extends string = string>(error: z.ZodError): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as F;
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}

@@ -20,6 +20,7 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, expectNoAxeViolations, phone, registerAccount, screenshot, withPage, type Shop } from './harness.ts';
 import {
+  enterCard,
   eventually,
   expectToast,
   fillGuestDetails,
@@ -60,12 +61,6 @@ test.beforeAll(async ({ browser: launched, shop: started }) => {
 const siteHeader = (page: Page) => page.locator('header.site-header');
 const payButton = (page: Page) => page.locator('button.pay-button');
 const totalCell = (page: Page, key: keyof Totals) => page.locator(`[data-total="${key}"]`);
-
-/** A card expiry date three years from now, as MM/YY. */
-function futureExpiry(): string {
-  const now = new Date();
-  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 3) % 100).padStart(2, '0')}`;
-}
 
 async function addBookToCart(page: Page): Promise<void> {
   const res = await page.goto(`${shop.baseUrl}/books/${book.id}`);
@@ -118,12 +113,6 @@ async function expectTotals(page: Page, totals: Totals): Promise<void> {
 
 async function validateAddress(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Validate Address', exact: true }).click();
-}
-
-async function enterCard(page: Page, number: string): Promise<void> {
-  await page.locator('#card-number').fill(number);
-  await page.locator('#card-expiry').fill(futureExpiry());
-  await page.locator('#card-cvc').fill('123');
 }
 
 /** Types a card and presses 'Pay $X.XX'. */

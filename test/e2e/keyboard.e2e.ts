@@ -10,7 +10,7 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, phone, screenshot, withPage, type Shop } from './harness.ts';
-import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
+import { eventually, expectToast, futureExpiry, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
 test.use({ shopFor: 'keyboard' });
 
@@ -136,12 +136,6 @@ async function typeInto(page: Page, selector: string, text: string): Promise<voi
 async function follow(page: Page, key: 'Enter' | 'Space', pathname: string): Promise<void> {
   await Promise.all([page.waitForURL((url) => url.pathname === pathname), page.keyboard.press(key)]);
   await page.waitForLoadState('load');
-}
-
-/** A card expiry date three years from now, as MM/YY. */
-function futureExpiry(): string {
-  const now = new Date();
-  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 3) % 100).padStart(2, '0')}`;
 }
 
 // ---------------------------------------------------------------------------------------------

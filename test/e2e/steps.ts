@@ -79,3 +79,16 @@ export async function orderIds(page: Page, baseUrl: string): Promise<number[]> {
   expect(res.status()).toBe(200);
   return ((await res.json()) as Array<{ id: number }>).map((o) => o.id);
 }
+
+/** A card expiry date three years from now, as MM/YY. */
+export function futureExpiry(): string {
+  const now = new Date();
+  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 3) % 100).padStart(2, '0')}`;
+}
+
+/** Types a card into the checkout's card form (the sandbox's fields). */
+export async function enterCard(page: Page, number: string): Promise<void> {
+  await page.locator('#card-number').fill(number);
+  await page.locator('#card-expiry').fill(futureExpiry());
+  await page.locator('#card-cvc').fill('123');
+}

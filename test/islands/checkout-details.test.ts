@@ -11,6 +11,8 @@ const complete: CheckoutDetails = {
   address: '1 Elm St',
   city: 'Austin',
   zipCode: '78701',
+  giftNote: '',
+  giftRecipient: '',
 };
 
 describe('choosing an address suggestion', () => {
@@ -26,6 +28,12 @@ describe('choosing an address suggestion', () => {
 describe('the checkout form before it is sent', () => {
   it('passes a complete form', () => {
     expect(problemWith(complete, 'guest')).toBeNull();
+  });
+
+  it('takes a gift note of 200 characters as a parent counts them and stops at 201', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(problemWith({ ...complete, giftNote: family.repeat(200) }, 'account')).toBeNull();
+    expect(problemWith({ ...complete, giftNote: family.repeat(200) + '!' }, 'account')?.title).toBe('Gift Note Too Long');
   });
 
   it.each([

@@ -21,6 +21,8 @@ export const ACCOUNT_MESSAGES = {
   },
   firstNameRequired: 'First name is required.',
   profileUpdated: { title: 'Profile Updated', text: 'Your details have been saved.' },
+  addressSaved: { title: 'Address Saved', text: 'Your shipping address will be filled in at checkout.' },
+  addressFailed: { title: 'Address Not Saved', text: 'Please check the fields marked below.' },
   updateFailed: { title: 'Update Failed', text: 'Failed to update profile' },
   newPasswordsDiffer: 'New passwords do not match.',
   passwordChanged: { title: 'Password Changed', text: 'Your password has been updated.' },

@@ -12,6 +12,8 @@ import type { PasswordChangeInput, SignupInput } from './accounts.schemas.ts';
 import { createLockout } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createResetLinks } from './reset-links.ts';
+import { saveAddress, savedAddressOf } from './saved-address.ts';
+import type { ShippingInfo } from '../checkout/checkout.schemas.ts';
 
 export interface UserDto {
   id: number;
@@ -149,6 +151,15 @@ export function createAccountsService({
         sessionVersion: Number(user.sessionVersion),
         operator: user.role === 'operator',
       };
+    },
+
+    /** The address the signed-in checkout offers; null until an order is paid or one is saved. */
+    savedAddress(userId: number): Promise<ShippingInfo | null> {
+      return savedAddressOf(db, userId);
+    },
+
+    saveAddress(userId: number, address: ShippingInfo): Promise<void> {
+      return saveAddress(db, userId, address);
     },
 
     async updateProfile(userId: number, input: { firstName: string; lastName: string }): Promise<UserDto> {

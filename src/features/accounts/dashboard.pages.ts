@@ -5,7 +5,11 @@ import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
-import { bodyFields } from '../../web/validate.ts';
+import { bodyFields, fieldErrors, parse } from '../../web/validate.ts';
+import { shippingInfo } from '../checkout/checkout.schemas.ts';
+import type { CartService } from '../cart/cart.service.ts';
+import { shortfallMessage } from '../cart/cart.rules.ts';
+import { orderId } from '../orders/orders.schemas.ts';
 
 const TABS = ['profile', 'orders', 'settings'] as const;
 type Tab = (typeof TABS)[number];
@@ -13,7 +17,9 @@ type Tab = (typeof TABS)[number];
 // GET  /dashboard?tab=profile|orders|settings[&edit=1]
 // POST /dashboard/profile    save first and last name
 // POST /dashboard/password   change the password
-export function dashboardPages(accounts: AccountsService, orders: OrdersService): Router {
+// POST /dashboard/address    save the shipping address the checkout offers
+// POST /dashboard/orders/:id/buy-again   an order's books back into the cart, then the cart
+export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService): Router {
   const router = Router();
   router.use('/dashboard', signedInOnly);
 
@@ -52,9 +58,38 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
     );
   });
 
+  router.post('/dashboard/address', async (req, res) => {
+    const input = shippingInfo.safeParse(req.body);
+    if (!input.success) {
+      return renderDashboard(res.status(400), 'profile', {
+        addressValues: bodyFields(req.body),
+        addressErrors: fieldErrors(input.error),
+        flash: M.addressFailed,
+      });
+    }
+    await accounts.saveAddress(req.session.userId!, input.data);
+    req.session.flash = { ...M.addressSaved, variant: 'success' };
+    res.redirect(303, '/dashboard?tab=profile');
+  });
+
+  router.post('/dashboard/orders/:id/buy-again', async (req, res) => {
+    const userId = req.session.userId!;
+    const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId });
+    const lines = order.items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity }));
+    const { shortfalls } = await carts.addAgain({ userId }, lines);
+    req.session.flash = shortfalls.length
+      ? { title: 'Some books could not be added', text: shortfalls.map(shortfallMessage).join(' '), variant: 'error' }
+      : { title: 'Added to cart', text: `The books from order #${order.id} are in your cart.`, variant: 'success' };
+    res.redirect(303, '/cart');
+  });
+
   async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {
     const userId = res.req.session.userId!;
-    const [user, orderList] = await Promise.all([accounts.getUser(userId), orders.listOrders(userId)]);
+    const [user, orderList, saved] = await Promise.all([
+      accounts.getUser(userId),
+      orders.listOrders(userId),
+      accounts.savedAddress(userId),
+    ]);
     res.render('dashboard/show', {
       title: 'My Dashboard',
       tab,
@@ -65,6 +100,8 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService)
       }),
       minLength: MIN_PASSWORD_LENGTH,
       values: {},
+      addressValues: saved ?? {},
+      addressErrors: {},
       ...extra,
       ...(extra.flash ? { flash: { ...extra.flash, variant: 'error' } } : {}),
     });

@@ -139,16 +139,6 @@ export const bookForm = z.object({
 export type BookInput = z.infer<typeof bookForm>;
 export type BookField = keyof BookInput;
 
-/** One message per field, the first problem found in each. */
-export function fieldErrors<F extends string = BookField>(error: z.ZodError): Partial<Record<F, string>> {
-  const errors: Partial<Record<F, string>> = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as F;
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
 export const stockInput = z.object({ stock: copies });
 
 export const thresholdInput = z.object({

@@ -8,6 +8,9 @@ export interface PackingOrder {
   createdAt: Date | string;
   shipTo: { name: string; address: string; city: string; state: string | null; zipCode: string };
   lines: { title: string; quantity: number }[];
+  /** The parent's gift note, for the gift packing slip; null when none. */
+  giftNote: string | null;
+  giftRecipient: string | null;
 }
 
 /** Paid orders waiting to be packed, and the slip that goes in each box. */
@@ -27,6 +30,8 @@ export function createPacking(db: Db) {
         zipCode: order.zipCode,
       },
       lines: (order.items ?? []).map((item) => ({ title: item.title, quantity: Number(item.quantity) })),
+      giftNote: order.giftNote ?? null,
+      giftRecipient: order.giftRecipient ?? null,
     }));
   }
 

@@ -70,3 +70,36 @@ export function cartCopies(items: ReadonlyArray<{ quantity: number }>): number {
 export function checkoutPath(isSignedIn: boolean): string {
   return isSignedIn ? '/authcheckout' : '/simple-checkout';
 }
+
+/** Why a line of an earlier order could not go back into the cart in full. */
+export type Shortfall =
+  | { title: string; reason: 'gone' }
+  | { title: string; reason: 'not-enough'; available: number }
+  | { title: string; reason: 'per-title-cap' };
+
+/**
+ * What 'Buy again' can add of `wanted` copies to a line already holding `inCart`: the rest up
+ * to the line's limit, and why not all of them when it falls short. A book off sale or out of
+ * stock is skipped.
+ */
+export function buyAgainLine(
+  book: { title: string; inStock: number } | undefined,
+  title: string,
+  wanted: number,
+  inCart: number,
+): { add: number; shortfall: Shortfall | null } {
+  if (!book || book.inStock < 1) return { add: 0, shortfall: { title: book?.title ?? title, reason: 'gone' } };
+  const room = Math.max(0, lineLimit(book.inStock) - inCart);
+  if (wanted <= room) return { add: wanted, shortfall: null };
+  const shortfall: Shortfall =
+    book.inStock > MAX_COPIES_PER_TITLE
+      ? { title: book.title, reason: 'per-title-cap' }
+      : { title: book.title, reason: 'not-enough', available: book.inStock };
+  return { add: room, shortfall };
+}
+
+export function shortfallMessage(s: Shortfall): string {
+  if (s.reason === 'gone') return `"${s.title}" is no longer available.`;
+  if (s.reason === 'per-title-cap') return `Only ${MAX_COPIES_PER_TITLE} copies of "${s.title}" fit in one order.`;
+  return s.available === 1 ? `Only 1 copy of "${s.title}" was available.` : `Only ${s.available} copies of "${s.title}" were available.`;
+}

@@ -7,7 +7,7 @@ import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
 import type { CartItemDto } from './cart.dto.ts';
 import { addToLine, addToLineCapped, setLine } from './cart.lines.ts';
-import { decideQuantity, lineLimit, refusalMessage, type QuantityDecision } from './cart.rules.ts';
+import { buyAgainLine, decideQuantity, lineLimit, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
 
 /** Whose cart: a signed-in user's, or the visitor cart whose id the session holds. */
 export interface CartOwner {
@@ -147,6 +147,26 @@ export function createCartService(db: Db) {
     async clear(owner: CartOwner, trx: Trx = db): Promise<void> {
       const cartId = await findCartId(trx, owner);
       if (cartId) await CartItem.query(trx).delete().where({ cartId });
+    },
+
+    /**
+     * 'Buy again': an earlier order's lines added to the cart, each as far as its limit allows
+     * (the same capped upsert as a sign-in's merge); answers what fell short and why.
+     */
+    async addAgain(
+      owner: CartOwner,
+      lines: ReadonlyArray<{ bookId: number; title: string; quantity: number }>,
+    ): Promise<{ cartId: number; shortfalls: Shortfall[] }> {
+      const cartId = await ensureCartId(owner);
+      const shortfalls: Shortfall[] = [];
+      for (const line of lines) {
+        const book = await Book.onSale(db).findById(line.bookId);
+        const inCart = (await CartItem.query(db).findOne({ cartId, bookId: line.bookId }))?.quantity ?? 0;
+        const { add, shortfall } = buyAgainLine(book, line.title, line.quantity, inCart);
+        if (book && add > 0) await addToLineCapped(db, cartId, book.id, add, lineLimit(book.inStock));
+        if (shortfall) shortfalls.push(shortfall);
+      }
+      return { cartId, shortfalls };
     },
 
     /**

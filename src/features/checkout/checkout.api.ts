@@ -20,8 +20,8 @@ import { keepingDiscountCode, sessionDiscountCode } from '../discounts/discount-
 // POST /api/calculate-totals                      {address, city, zipCode} -> shipping, handling, tax, total
 // POST /api/validate-address                      {address, city, zipCode} -> isValid, confidence, suggestions
 // POST /api/create-user-and-customer              {email, password, firstName, lastName, shippingInfo}
-// POST /api/create-payment-intent-with-customer   {stripeCustomerId, totalAmount, shippingInfo}
-// POST /api/create-payment-intent-authenticated   {amount, shippingInfo}
+// POST /api/create-payment-intent-with-customer   {stripeCustomerId, totalAmount, shippingInfo, giftNote?, giftRecipient?}
+// POST /api/create-payment-intent-authenticated   {amount, shippingInfo, giftNote?, giftRecipient?}
 // POST /api/complete-order                        {stripePaymentIntentId, shippingInfo}
 // Amounts and user ids sent by the browser are never used: the server prices the session's cart.
 export function checkoutApi(checkout: CheckoutService, accounts: AccountsService, carts: CartService): Router {
@@ -52,6 +52,8 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
       await checkout.startPayment({
         userId: req.session.userId!,
         shipping: input.shippingInfo,
+        giftNote: input.giftNote,
+        giftRecipient: input.giftRecipient,
         claimedTotalCents: input.totalAmount,
         clientKey: clientKey(req),
         discountCode: sessionDiscountCode(req),
@@ -65,6 +67,8 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
       await checkout.startPayment({
         userId: req.session.userId!,
         shipping: input.shippingInfo,
+        giftNote: input.giftNote,
+        giftRecipient: input.giftRecipient,
         claimedTotalCents: input.amount,
         clientKey: clientKey(req),
         discountCode: sessionDiscountCode(req),

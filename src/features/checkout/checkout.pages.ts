@@ -16,6 +16,7 @@ import type { AppliedCode } from '../discounts/discount-uses.ts';
 import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 import { enteredCode } from '../discounts/discounts.schemas.ts';
 import { discountCents } from '../pricing/discount.ts';
+import { GIFT_NOTE_MAX, GIFT_RECIPIENT_MAX } from './gift-note.ts';
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
@@ -118,9 +119,13 @@ export function checkoutPages(deps: {
     const applied = await appliedCode(req, subtotal);
     const discount = applied.code ? discountCents(subtotal, applied.code.offer) : 0;
     const account = variant === 'account' ? await deps.accounts.getUser(req.session.userId!) : undefined;
+    const saved = variant === 'account' ? await deps.accounts.savedAddress(req.session.userId!) : null;
     res.render('checkout/show', {
       title: 'Complete Your Order',
       variant,
+      saved,
+      giftNoteMax: GIFT_NOTE_MAX,
+      giftRecipientMax: GIFT_RECIPIENT_MAX,
       items,
       subtotal: formatUsd(subtotal),
       formatUsd,

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES, GIFT_RECIPIENT_MAX, visibleLength } from './gift-note.ts';
+
+export { GIFT_NOTE_MESSAGES };
 
 const field = (what: string, max: number) =>
   z.preprocess(
@@ -18,6 +21,26 @@ export type ShippingInfo = z.infer<typeof shippingInfo>;
 /** POST /api/calculate-totals and /api/validate-address. A userId sent along is ignored. */
 export const addressRequest = shippingInfo;
 
+/**
+ * An optional gift note, trimmed; blank becomes null. The raw length is bounded first, so
+ * no body is ever segmented past what 200 long characters could be.
+ */
+export const giftNote = z
+  .string({ message: GIFT_NOTE_MESSAGES.notText })
+  .max(GIFT_NOTE_MAX * 20, GIFT_NOTE_MESSAGES.tooLong)
+  .trim()
+  .refine((note) => visibleLength(note) <= GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES.tooLong)
+  .nullish()
+  .transform((note) => note || null);
+
+/** Who an optional gift is for, trimmed; blank becomes null. */
+export const giftRecipient = z
+  .string({ message: GIFT_NOTE_MESSAGES.notText })
+  .trim()
+  .refine((name) => visibleLength(name) <= GIFT_RECIPIENT_MAX && name.length <= GIFT_RECIPIENT_MAX * 4, GIFT_NOTE_MESSAGES.recipientTooLong)
+  .nullish()
+  .transform((name) => name || null);
+
 const dollars = z
   .union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' })
   .transform((v) => Math.round(Number(v) * 100));
@@ -26,6 +49,8 @@ export const intentWithCustomer = z.object({
   stripeCustomerId: z.string().max(255).optional(),
   totalAmount: dollars.optional(),
   shippingInfo,
+  giftNote,
+  giftRecipient,
 });
 
 export const intentAuthenticated = z.object({
@@ -36,6 +61,8 @@ export const intentAuthenticated = z.object({
     .nonnegative()
     .optional(),
   shippingInfo,
+  giftNote,
+  giftRecipient,
 });
 
 export const completeOrderInput = z.object({

@@ -119,12 +119,17 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     async startPayment({
       userId,
       shipping,
+      giftNote = null,
+      giftRecipient = null,
       claimedTotalCents,
       clientKey,
       discountCode,
     }: {
       userId: number;
       shipping: ShippingInfo;
+      /** Trimmed, at most GIFT_NOTE_MAX characters (the schema's work); null for none. */
+      giftNote?: string | null;
+      giftRecipient?: string | null;
       claimedTotalCents?: number | undefined;
       clientKey: string;
       /** The code applied in this session; checked again here, and a use reserved with the copies. */
@@ -165,6 +170,8 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
             city: shipping.city,
             state: quote.state,
             zipCode: shipping.zipCode,
+            giftNote,
+            giftRecipient,
             status: 'open',
             clientKey,
             createdAt: new Date(),

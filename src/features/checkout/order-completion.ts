@@ -13,6 +13,7 @@ import type { PaymentProvider } from '../payments/provider.ts';
 import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
 import { confirmUse, releaseUse } from '../discounts/discount-uses.ts';
+import { saveAddress } from '../accounts/saved-address.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
 // the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
@@ -85,6 +86,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       city: checkout.city,
       state: checkout.state,
       zipCode: checkout.zipCode,
+      giftNote: checkout.giftNote,
+      giftRecipient: checkout.giftRecipient,
       estimatedDelivery: estimatedDelivery(new Date()),
     });
     for (const line of lines) {
@@ -100,6 +103,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
     const user = (await User.query(trx).findById(checkout.userId))!;
+    // The next checkout offers the address this one shipped to.
+    await saveAddress(trx, user.id, { address: checkout.shippingAddress, city: checkout.city, zipCode: checkout.zipCode });
     await mailer.enqueue(trx, {
       to: user.email,
       template: 'order-confirmation',
@@ -113,6 +118,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         city: checkout.city,
         state: checkout.state,
         zipCode: checkout.zipCode,
+        giftNote: checkout.giftNote,
+        giftRecipient: checkout.giftRecipient,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
       },
       dedupeKey: `order-confirmation:${order.id}`,

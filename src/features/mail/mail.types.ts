@@ -37,6 +37,9 @@ export interface MailData {
     handling: Decimal;
     tax: Decimal;
     total: Decimal;
+    /** The parent's own words: escaped in the HTML part like everything else. */
+    giftNote?: string | null;
+    giftRecipient?: string | null;
     orderUrl: string;
   };
   /** A payment refunded before it became an order: the reference is the payment's. */

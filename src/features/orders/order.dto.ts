@@ -25,6 +25,10 @@ export interface OrderDto {
   refundedAmount: string;
   /** The discount code used, upper case; null without one (its amount is breakdown.discount). */
   discountCode: string | null;
+  /** The parent's gift note; null when none. */
+  giftNote: string | null;
+  /** Who the gift is for; null when not said. */
+  giftRecipient: string | null;
   breakdown: OrderBreakdown;
 }
 
@@ -65,6 +69,8 @@ export function toOrderDto(order: Order): OrderDto {
     trackingUrl: trackingUrl(order.carrier ?? null, order.trackingNumber),
     refundedAmount: toDecimal(order.refundedAmount),
     discountCode: order.discountCode ?? null,
+    giftNote: order.giftNote ?? null,
+    giftRecipient: order.giftRecipient ?? null,
     breakdown: toBreakdown(order),
   };
 }
