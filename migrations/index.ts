@@ -11,6 +11,7 @@ import * as catalogueVersion from './20261123000600_catalogue_version.ts';
 import * as orderLinesIndex from './20261123000900_order_lines_index.ts';
 import * as bookAdmin from './20261124000000_book_admin.ts';
 import * as bookCovers from './20261124000100_book_covers.ts';
+import * as bookSearch from './20261125000100_book_search.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -27,6 +28,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000900_order_lines_index': orderLinesIndex,
   '20261124000000_book_admin': bookAdmin,
   '20261124000100_book_covers': bookCovers,
+  '20261125000100_book_search': bookSearch,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
