@@ -298,3 +298,19 @@ describe('sorting /books?sort=', () => {
     expect(found.html).toMatch(/<option value="price-desc" selected>/);
   });
 });
+
+describe('the search box in the site header', () => {
+  it.each(['/', '/books', '/books?q=picnic', '/about', '/contact', '/login', '/termsofuse', '/no-such-page'])(
+    'is on %s, labelled, and asks /books',
+    async (path) => {
+      const res = await shop.browser().get(path);
+      const form =
+        /<form class="header-search" action="\/books" method="get" role="search" aria-label="Search books" data-from-address>([\s\S]*?)<\/form>/.exec(
+          res.text,
+        )?.[1];
+      expect(form).toBeDefined();
+      expect(res.text).toMatch(/<label for="site-search"[^>]*>Search books by title, author or word<\/label>/);
+      expect(form).toMatch(/<input type="search" id="site-search" name="q"/);
+    },
+  );
+});
