@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { bookFormFields, postAdminForm } from '../../helpers/book-admin.ts';
+import { chance, junkString, pick, seededRng } from '../../helpers/fuzz.ts';
 import { skippedHeadingLevels } from '../../helpers/html.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 import { bumpCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
@@ -170,6 +171,25 @@ describe('searching /books?q=', () => {
     const res = await shop.browser().get(`/books?q=${encodeURIComponent(q)}`);
     expect(res.status).toBe(200);
     expect(status(res.text)).toMatch(/^\d+ books? found$/);
+  });
+
+  it('answers 300 generated searches, bands and sorts (repeated keys too) with a page or a clear 400, never a 5xx', async () => {
+    const rng = seededRng(20261125);
+    // Every byte percent-encoded: the generator's lone surrogates go as UTF-8's replacement character.
+    const inUrl = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    const value = () =>
+      inUrl(
+        chance(rng, 0.5)
+          ? [...junkString(rng)].slice(0, 300).join('')
+          : pick(rng, ['3-5', '9-12', 'title', 'newest', '', '*', '"', "'", '-']),
+      );
+    for (let i = 0; i < 300; i++) {
+      const parts = ['q', 'age', 'sort', 'q'].filter(() => chance(rng, 0.6)).map((key) => `${key}=${value()}`);
+      const res = await shop.browser().get(`/books?${parts.join('&')}`);
+      expect([200, 400], `/books?${parts.join('&').slice(0, 200)}`).toContain(res.status);
+      if (res.status === 200) expect(status(res.text)).toMatch(/^\d+ books? found$/);
+      else expect(res.text).toMatch(/Please search with at most|Choose an age band|Sort by newest|Search for one title/);
+    }
   });
 
   it('refuses a search longer than 200 characters with a clear message', async () => {
