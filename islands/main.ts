@@ -1,6 +1,7 @@
 // The one script every page loads. It stays small: React arrives only when an
 // island on the page is needed (see loader.ts).
 import { mountIslands } from './loader.ts';
+import { initAddressForms } from './lib/address-forms.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
 import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
@@ -15,5 +16,6 @@ initPrint();
 initTabs();
 initDialogs();
 initAddToCart();
+initAddressForms();
 initCheckoutTotals();
 mountIslands();

@@ -11,6 +11,7 @@ import * as catalogueVersion from './20261123000600_catalogue_version.ts';
 import * as orderLinesIndex from './20261123000900_order_lines_index.ts';
 import * as bookAdmin from './20261124000000_book_admin.ts';
 import * as bookCovers from './20261124000100_book_covers.ts';
+import * as bookSearch from './20261125000100_book_search.ts';
 import * as backInStock from './20261125000200_back_in_stock.ts';
 import * as savedAddress from './20261125000300_saved_address.ts';
 import * as discountCodes from './20261125000400_discount_codes.ts';
@@ -30,6 +31,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123000900_order_lines_index': orderLinesIndex,
   '20261124000000_book_admin': bookAdmin,
   '20261124000100_book_covers': bookCovers,
+  '20261125000100_book_search': bookSearch,
   '20261125000200_back_in_stock': backInStock,
   '20261125000300_saved_address': savedAddress,
   '20261125000400_discount_codes': discountCodes,

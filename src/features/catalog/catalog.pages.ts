@@ -2,26 +2,31 @@ import { Router } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import { NotFound } from '../../web/errors.ts';
 import { COMING_SOON, type BookDto } from './book.dto.ts';
-import { bookId } from './catalog.schemas.ts';
+import { bookFinderQuery, bookId } from './catalog.schemas.ts';
+import { AGE_BANDS, type BookSort } from './book-finder.rules.ts';
+import { searchWords } from './book-search.ts';
+import { parse } from '../../web/validate.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
 import { quantityChoices } from '../cart/cart.rules.ts';
 
-// GET /books       the catalogue grid
+// GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?sort= orders it
 // GET /books/:id   one book
 // Addresses that leave the page (JSON-LD, canonical, share image) are under publicUrl, the
 // configured PUBLIC_URL, never the request's Host header.
 export function catalogPages(catalog: CatalogService, log: { error(o: object, m: string): void }, publicUrl: string): Router {
   const router = Router();
 
-  router.get('/books', async (_req, res) => {
+  router.get('/books', async (req, res) => {
+    const query = parse(bookFinderQuery, req.query);
+    const finder = { query, ageBands: AGE_BANDS, sorts: SORT_CHOICES, unsearchable: query.q !== '' && !searchWords(query.q).length };
     try {
-      const books = await catalog.listBooks();
-      res.render('catalog/index', { title: 'Our Books', books });
+      const books = await catalog.findBooks(query);
+      res.render('catalog/index', { title: 'Our Books', books, finder });
     } catch (err) {
       log.error({ err }, 'catalogue failed to load');
-      res.status(503).render('catalog/index', { title: 'Our Books', books: [], loadFailed: true });
+      res.status(503).render('catalog/index', { title: 'Our Books', books: [], finder, loadFailed: true });
     }
   });
 
@@ -52,6 +57,14 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
 
   return router;
 }
+
+const SORT_CHOICES: ReadonlyArray<readonly [BookSort | '', string]> = [
+  ['', 'Our picks'],
+  ['newest', 'Newest'],
+  ['price-asc', 'Price: low to high'],
+  ['price-desc', 'Price: high to low'],
+  ['title', 'Title: A to Z'],
+];
 
 function buyLinks(book: BookDto) {
   return [

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { recordId, wholeNumber } from '../../lib/schema-fields.ts';
+import { AGE_BANDS, SORTS } from './book-finder.rules.ts';
+
+export const MAX_SEARCH_LENGTH = 200;
 
 export const bookId = recordId('Book id');
 
@@ -10,3 +13,21 @@ export const bookListQuery = z.object({
 });
 
 export type BookListQuery = z.infer<typeof bookListQuery>;
+
+const emptyIsNone = (value: unknown) => (value === '' ? undefined : value);
+
+/** GET /books?q=&age=&sort=: every field may be missing or empty (the form sends them all). */
+export const bookFinderQuery = z.object({
+  q: z
+    .string({ error: 'Search for one title, author or word.' })
+    .trim()
+    .max(MAX_SEARCH_LENGTH, `Please search with at most ${MAX_SEARCH_LENGTH} characters.`)
+    .default(''),
+  age: z.preprocess(
+    emptyIsNone,
+    z.enum(AGE_BANDS, { error: `Choose an age band: ${AGE_BANDS.slice(0, -1).join(', ')} or ${AGE_BANDS.at(-1)}.` }).optional(),
+  ),
+  sort: z.preprocess(emptyIsNone, z.enum(SORTS, { error: `Sort by ${SORTS.slice(0, -1).join(', ')} or ${SORTS.at(-1)}.` }).optional()),
+});
+
+export type BookFinderQuery = z.infer<typeof bookFinderQuery>;

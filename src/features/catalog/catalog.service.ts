@@ -3,7 +3,9 @@ import type { Db } from '../../db.ts';
 import { Book } from '../../models/Book.ts';
 import { NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from './book.dto.ts';
-import type { BookListQuery } from './catalog.schemas.ts';
+import { inAgeBand, sortBooks } from './book-finder.rules.ts';
+import { searchBookIds } from './book-search.ts';
+import type { BookFinderQuery, BookListQuery } from './catalog.schemas.ts';
 import { catalogueSnapshots } from './catalogue-snapshot.ts';
 import type { CatalogueWatch } from './catalogue-watch.ts';
 
@@ -18,6 +20,17 @@ export function createCatalogService(db: Db, watch: CatalogueWatch) {
       const listed = books.filter((book) => book.id !== exclude);
       if (random === 'true') shuffle(listed);
       return limit === undefined ? listed : listed.slice(0, limit);
+    },
+
+    /**
+     * The books a parent asked /books for: the search through the full-text index, best match
+     * first, then the age band and the sort over the snapshot (which holds no hidden book).
+     */
+    async findBooks({ q, age, sort }: BookFinderQuery): Promise<BookDto[]> {
+      const { books, byId } = await snapshot();
+      let found: BookDto[] = q ? (await searchBookIds(db, q)).flatMap((id) => byId.get(id) ?? []) : [...books];
+      if (age) found = found.filter((book) => inAgeBand(book.ageRange, age));
+      return sort ? sortBooks(found, sort) : found;
     },
 
     async getBook(id: number): Promise<BookDto> {
