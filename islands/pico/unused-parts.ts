@@ -12,7 +12,6 @@ const UNUSED = [
   /::file-selector-button/,
   /\[role="?switch"?\]/, // switches
   /\.contrast\b/, // the contrast variant of buttons and links
-  /\[data-placement="?(bottom|left|right)"?\]/, // tooltips sit above their button
   /\[aria-label="?breadcrumb"?\]/, // the book page's trail says "Breadcrumb", which this never matched
   /(^|[\s>+~(,])(kbd|samp|pre|h5|h6)\b/, // elements no template writes
 ];
