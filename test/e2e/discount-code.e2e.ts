@@ -19,7 +19,7 @@ import {
   withPage,
   type Shop,
 } from './harness.ts';
-import { eventually, expectToast, newCustomer, plentifulBook, PORTLAND, type Book } from './steps.ts';
+import { enterCard, eventually, expectToast, newCustomer, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
 test.use({ shopFor: 'discount-code' });
 
@@ -60,11 +60,6 @@ async function operatorSignsIn(page: Page): Promise<void> {
   await submitAndFollow(page, page.getByRole('button', { name: 'Continue' }), { post: '/admin/two-factor', landing: '/admin' });
 }
 
-function futureExpiry(): string {
-  const now = new Date();
-  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 3) % 100).padStart(2, '0')}`;
-}
-
 async function parentPaysWithTheCode(viewport: BrowserContextOptions, size: string): Promise<void> {
   await withPage(
     browser,
@@ -101,9 +96,7 @@ async function parentPaysWithTheCode(viewport: BrowserContextOptions, size: stri
       for (const key of ['subtotal', 'discount', 'shipping', 'handling', 'tax'] as const) {
         expect(await page.locator(`[data-total="${key}"]`).innerText(), key).toBe(TOTALS[key]);
       }
-      await page.locator('#card-number').fill('4242 4242 4242 4242');
-      await page.locator('#card-expiry').fill(futureExpiry());
-      await page.locator('#card-cvc').fill('123');
+      await enterCard(page, '4242 4242 4242 4242');
       await check(page, `discount-applied-${size}`);
       await page.getByRole('button', { name: `Pay ${TOTALS.total}`, exact: true }).click();
 
