@@ -32,7 +32,7 @@ describe('the stylesheet every page loads', () => {
       ':where(a:not([role=button])):focus-visible',
       'button:is(:hover,:active,:focus)',
       '[aria-invalid=true]',
-      '[data-tooltip]:focus:before',
+      '[data-tooltip]:is(:hover,:focus-visible):after',
       'dialog>article',
       '[role=group]',
       '[aria-busy=true]',
