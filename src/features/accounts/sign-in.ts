@@ -3,16 +3,20 @@ import { SESSION_COOKIE } from '../../web/session.ts';
 import { destroySession, regenerateSession } from '../../web/auth.ts';
 import type { CartService } from '../cart/cart.service.ts';
 
-/** Starts a signed-in session: a new session id, and the visitor's cart joins the account's. */
+/**
+ * Starts a signed-in session: a new session id, the visitor's cart joins the account's, and a
+ * discount code applied at checkout before signing in stays applied.
+ */
 export async function startUserSession(
   req: Request,
   { userId, sessionVersion }: { userId: number; sessionVersion: number },
   carts: CartService,
 ): Promise<void> {
-  const visitorCartId = req.session.cartId;
+  const { cartId: visitorCartId, discountCode } = req.session;
   await regenerateSession(req);
   req.session.userId = userId;
   req.session.sessionVersion = sessionVersion;
+  if (discountCode) req.session.discountCode = discountCode;
   await carts.mergeIntoAccount(visitorCartId, userId);
 }
 

@@ -15,7 +15,7 @@ import { addressRequest, completeOrderInput, intentAuthenticated, intentWithCust
 import type { CheckoutService } from './checkout.service.ts';
 import { csrfToken } from '../../web/csrf.ts';
 import { Conflict } from '../../web/errors.ts';
-import { keepingDiscountCode, sessionDiscountCode } from '../discounts/discount-session.ts';
+import { sessionDiscountCode } from '../discounts/discount-session.ts';
 
 // POST /api/calculate-totals                      {address, city, zipCode} -> shipping, handling, tax, total
 // POST /api/validate-address                      {address, city, zipCode} -> isValid, confidence, suggestions
@@ -41,7 +41,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     parse(shippingInfo, bodyFields(req.body).shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
     const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
-    await keepingDiscountCode(req, () => startUserSession(req, { userId: user.id, sessionVersion }, carts));
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     const stripeCustomerId = await checkout.customerFor(user.id);
     res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
   });

@@ -12,12 +12,3 @@ declare module 'express-session' {
 }
 
 export const sessionDiscountCode = (req: Request): string | undefined => req.session.discountCode;
-
-/**
- * Signing up at the guest checkout starts a new session: the code applied before goes with it.
- */
-export async function keepingDiscountCode(req: Request, start: () => Promise<void>): Promise<void> {
-  const code = req.session.discountCode;
-  await start();
-  if (code) req.session.discountCode = code;
-}

@@ -165,6 +165,23 @@ describe('paying with a code', () => {
     expect(started.body.amount).toBe(58_39);
   });
 
+  it('a code applied before signing in, on the sign-in page or through the API, stays applied', async () => {
+    for (const signIn of ['page', 'api'] as const) {
+      const account = new Buyer(shop);
+      expect((await account.signUp(account.parent)).status).toBeLessThan(300);
+      const guest = new Buyer(shop);
+      await guest.add(BOOK, 2);
+      await apply(guest, 'TEN');
+      const { email, password } = account.parent;
+      const res = signIn === 'page' ? await guest.send('post', '/login', { email, password }) : await guest.signIn(email, password);
+      expect(res.status, signIn).toBeLessThan(400);
+      await guest.refreshToken(); // the page's sign-in answers with a redirect, not the new session's token
+      const started = await guest.startPayment({ shippingInfo: CA });
+      expect(started.status, signIn).toBe(200);
+      expect(started.body.amount, signIn).toBe(58_39);
+    }
+  });
+
   it('the browser never sends an amount: a claimed total without the discount is refused', async () => {
     const buyer = await parentWith(2);
     await apply(buyer, 'TEN');
