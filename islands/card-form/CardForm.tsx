@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, api, rememberCsrfToken } from '../lib/api.ts';
+import { api, messageOf, rememberCsrfToken } from '../lib/api.ts';
 import { showTotals, TOTALS_EVENT, type TotalsAnswer } from '../lib/checkout-totals.ts';
 import { showToast } from '../lib/toast.ts';
 import { problemWith, readDetails, type CheckoutDetails } from './details.ts';
@@ -25,9 +25,6 @@ interface OpenIntent extends IntentHandle {
 }
 
 /** The reason a step failed, from the server where it gave one a parent can read. */
-const reason = (err: unknown, fallback: string) =>
-  err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback;
-
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the spec's
  * checkout flow: (guest) create the account and payment customer, price the order on the
@@ -93,14 +90,14 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           ...details,
           shippingInfo,
         }).catch((err: unknown) => {
-          fail('Account Creation Failed', reason(err, 'Failed to create account. Please try again.'));
+          fail('Account Creation Failed', messageOf(err, 'Failed to create account. Please try again.'));
         });
         if (!created) return;
         rememberCsrfToken(created.csrfToken);
         paymentCustomer.current = created.stripeCustomerId;
       }
       const totals = await api<TotalsAnswer>('POST', '/api/calculate-totals', shippingInfo).catch((err: unknown) => {
-        fail('Error', reason(err, 'Failed to calculate totals'));
+        fail('Error', messageOf(err, 'Failed to calculate totals'));
       });
       if (!totals) return;
       showTotals(totals);
@@ -126,7 +123,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
                 giftRecipient: details.giftRecipient,
               },
         ).catch((err: unknown) => {
-          fail('Payment Failed', reason(err, 'Something went wrong. Please try again.'));
+          fail('Payment Failed', messageOf(err, 'Something went wrong. Please try again.'));
         });
         if (!created) return;
         intent.current = { ...created, key };

@@ -12,6 +12,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the parent: the server's reason for a refusal (4xx), else `fallback`. */
+export function messageOf(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback;
+}
+
 let csrfToken: Promise<string> | undefined;
 
 function token(): Promise<string> {

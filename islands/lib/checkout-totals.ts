@@ -1,4 +1,4 @@
-import { api } from './api.ts';
+import { api, messageOf } from './api.ts';
 import { showToast } from './toast.ts';
 
 // The checkout summary's shipping, handling, tax and total: asked of the server once the
@@ -30,9 +30,9 @@ export function initCheckoutTotals(): void {
     asked = key;
     api<TotalsAnswer>('POST', '/api/calculate-totals', shipping).then(
       (totals) => showTotals(totals),
-      () => {
+      (err: unknown) => {
         asked = '';
-        showToast({ title: 'Error', text: 'Failed to calculate shipping and tax', variant: 'error' });
+        showToast({ title: 'Error', text: messageOf(err, 'Failed to calculate shipping and tax'), variant: 'error' });
       },
     );
   };
