@@ -131,6 +131,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       items: lines.map((l) => ({ title: l.title, quantity: l.quantity, price: toDecimal(l.priceCents) })),
       total: amounts.total,
       address: { shippingAddress: checkout.shippingAddress, city: checkout.city, state: checkout.state, zipCode: checkout.zipCode },
+      gift: Boolean(checkout.giftNote || checkout.giftRecipient),
     });
     return order.id;
   }

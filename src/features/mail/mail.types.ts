@@ -67,6 +67,8 @@ export interface MailData {
     items: MailLine[];
     total: Decimal;
     adminUrl: string;
+    /** The gift slip to pack with a gift (it shows no prices); null for an ordinary order. */
+    giftSlipUrl: string | null;
   };
   'shop-new-message': {
     fromName: string;

@@ -8,6 +8,8 @@ export interface NewOrderNotice {
   items: { title: string; quantity: number; price: string }[];
   total: string;
   address: { shippingAddress: string; city: string; state: string | null; zipCode: string };
+  /** Whether the parent wrote a gift note or whom it is for: it ships with the gift slip. */
+  gift: boolean;
 }
 
 export interface NewMessageNotice {
@@ -47,6 +49,7 @@ export function createShopNotifications({
           total: notice.total,
           ...address,
           adminUrl: `${publicUrl}/admin/orders/${notice.orderId}`,
+          giftSlipUrl: notice.gift ? `${publicUrl}/admin/orders/${notice.orderId}/gift-slip` : null,
         },
         dedupeKey: `shop-new-order:${notice.orderId}`,
         orderId: notice.orderId,

@@ -8,7 +8,7 @@ import { GIFT_NOTE_MESSAGES } from '../../../src/features/checkout/checkout.sche
 let shop: TestShop;
 let admin: supertest.Agent;
 beforeAll(async () => {
-  shop = await buildTestShop();
+  shop = await buildTestShop({ env: { SHOP_NOTIFY_EMAIL: SHOP_ADDRESS } });
   await shop.db('books').update({ inStock: 200 });
   ({ agent: admin } = await operatorBrowser(shop));
 });
@@ -18,6 +18,7 @@ const NOTE = 'Happy 5th birthday, Mia! <script>alert("x")</script> & <b>love</b>
 const ESCAPED = 'Happy 5th birthday, Mia! &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;love&lt;/b&gt; from Gran';
 
 const RECIPIENT = 'Mia <Osei>';
+const SHOP_ADDRESS = 'orders@littlelantern.example';
 
 /** A signed-in parent who pays for one book, with `giftNote` sent as the card form sends it. */
 async function buyWithNote(
@@ -41,6 +42,18 @@ describe('the gift note', () => {
   let orderId: number;
   beforeAll(async () => {
     ({ buyer, orderId } = (await buyWithNote(`  ${NOTE}\n`, ` ${RECIPIENT} `)) as { buyer: Buyer; orderId: number });
+  });
+
+  it("tells the shop's order mail to pack the gift slip, and leaves it out for an ordinary order", async () => {
+    const shopMail = async (id: number) =>
+      (await shop.db('outbox').where({ toAddress: SHOP_ADDRESS, orderId: id }).first()) as { textBody: string; htmlBody: string };
+    const gift = await shopMail(orderId);
+    expect(gift.textBody).toContain(
+      `A gift: pack it with the gift slip, which shows no prices: ${shop.config.publicUrl}/admin/orders/${orderId}/gift-slip`,
+    );
+    expect(gift.htmlBody).toContain(`/admin/orders/${orderId}/gift-slip`);
+    const { orderId: ordinary } = await buyWithNote(undefined);
+    expect((await shopMail(ordinary!)).textBody).not.toContain('gift slip');
   });
 
   it('is stored on the order, trimmed, and answered by the API', async () => {

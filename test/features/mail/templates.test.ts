@@ -122,6 +122,7 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       state: 'OR',
       zipCode: '97201',
       adminUrl: '/admin/orders/42',
+      giftSlipUrl: '/admin/orders/42/gift-slip',
     },
     subject: 'New order #42: $23.99 from Ruth Mills',
     shows: [
@@ -134,6 +135,8 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       '12 Maple Lane',
       'Portland, OR 97201',
       'https://shop.example.com/admin/orders/42',
+      'gift slip',
+      '/admin/orders/42/gift-slip',
     ],
   },
   'shop-new-message': {
