@@ -89,6 +89,14 @@ describe('the gift note', () => {
     expect(page.text).toContain(`href="/admin/orders/${orderId}/gift-slip"`);
   });
 
+  it('has its gift slip linked from the to-pack list, beside the packing slip', async () => {
+    const plain = await buyWithNote(undefined);
+    const list = (await admin.get('/admin/to-pack').expect(200)).text;
+    expect(list).toContain(`href="/admin/orders/${orderId}/gift-slip"`);
+    expect(list).toContain(`href="/admin/orders/${plain.orderId}/packing-slip"`);
+    expect(list).not.toContain(`href="/admin/orders/${plain.orderId}/gift-slip"`);
+  });
+
   it('prints on a gift packing slip with the books, the recipient and the note, and no prices', async () => {
     const slip = await admin.get(`/admin/orders/${orderId}/gift-slip`).expect(200);
     const body = slip.text.slice(slip.text.indexOf('<main'));
