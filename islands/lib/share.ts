@@ -2,8 +2,8 @@ import { showToast } from './toast.ts';
 
 // The book page's share button: the system share sheet where there is one, else copy the link.
 export function initShare(): void {
+  // Drawn from the first paint where script runs (data-needs-script), so the buy links beside it never move.
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-share]')) {
-    button.hidden = false;
     button.addEventListener('click', () => void share(button));
   }
 }
