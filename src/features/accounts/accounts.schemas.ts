@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { EMAIL_PATTERN } from '../../lib/email.ts';
 import { ACCOUNT_MESSAGES as M, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 
-// Fields arrive from HTML forms and JSON alike; a missing one reads as empty, so the
-// rules below can answer with the spec's own words, checked in the spec's order.
+// Fields arrive from HTML forms and JSON alike; a missing one, or one that is not text (a
+// field sent twice arrives as a list), reads as empty, so the rules below answer with the
+// spec's own words, checked in the spec's order, never with a parser's.
+const textOrEmpty = (v: unknown) => (typeof v === 'string' ? v : '');
 const text = (max: number, tooLong = `Please keep this under ${max} characters.`) =>
-  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, tooLong));
-const secret = z.preprocess(
-  (v) => (v === undefined || v === null ? '' : v),
-  z.string().max(200, 'Password must be at most 200 characters long'),
-);
+  z.preprocess(textOrEmpty, z.string().trim().max(max, tooLong));
+const secret = z.preprocess(textOrEmpty, z.string().max(200, 'Password must be at most 200 characters long'));
 // Checked again after lowercasing: some letters grow ('İ' becomes two characters), and the
 // column, the throttles and the mail headers all expect at most 254.
 export const email = text(MAX_EMAIL_LENGTH, M.emailTooLong)

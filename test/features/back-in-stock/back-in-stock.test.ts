@@ -119,6 +119,20 @@ describe('the form on a Coming Soon book', () => {
     expect(await waiting(id)).toEqual([]);
   });
 
+  it('reads an address sent twice in one form as no address: 400 in words a parent understands', async () => {
+    const id = await comingSoon('Twice Asked Book');
+    const res = await supertest(shop.app)
+      .post(`/books/${id}/notify`)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('X-Forwarded-For', freshClient())
+      .type('form')
+      .send('_csrf=&email=a%40example.com&email=b%40example.com');
+    expect(res.status).toBe(400);
+    expect(textOf(res.text)).toContain('Please enter a valid email address');
+    expect(textOf(res.text)).not.toMatch(/Invalid input|expected string/);
+    expect(await waiting(id)).toEqual([]);
+  });
+
   it('comes back after a bad email with the session token its first POST created, so the retry is taken', async () => {
     const id = await comingSoon('Second Try');
     const visitor = supertest.agent(shop.app);
