@@ -8,6 +8,7 @@ import type autocannon from 'autocannon';
 import { measure, signInsAtRate, type Target } from './load.ts';
 import { startReference, startServices, startShop, type Running } from './processes.ts';
 import { rssMbOf } from './proc.ts';
+import { steadyRound, type Step, type Visit } from './steady.ts';
 import { markdownTable, summarise, type Round, type Row, type Summary } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -17,6 +18,7 @@ const WARM_UP_SECONDS = quick ? 1 : 2;
 const MIXED_SECONDS = quick ? 3 : 10;
 const MIXED_RATE = 300;
 const SIGN_INS_PER_SECOND = 20;
+const REST_MS = quick ? 5000 : 20_000;
 const OUTPUT = path.resolve('bench', quick ? 'results-quick.md' : 'results.md');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,6 +95,41 @@ function cartRequests(visitors: Record<string, string>[]): autocannon.Request[] 
   ];
 }
 
+/**
+ * The mixed browsing: six page views, two catalogue fetches by the island, and a visitor who
+ * adds a copy and takes it out again (two requests), each visitor with a cart of its own.
+ */
+function mixedVisits(visitors: Record<string, string>[]): Visit[] {
+  const free = [...visitors];
+  const get =
+    (path: string): Visit =>
+    () => ({ steps: [{ method: 'GET', path }] });
+  const addAndRemove: Visit = () => {
+    const visitor = free.pop();
+    if (!visitor) return undefined;
+    const { 'content-type': _json, ...withoutBody } = visitor;
+    const steps: Step[] = [
+      { method: 'POST', path: '/api/cart', headers: visitor, body: JSON.stringify({ bookId: 1, quantity: 1 }) },
+      { method: 'DELETE', path: '/api/cart/1', headers: withoutBody },
+    ];
+    return { steps, done: () => free.push(visitor) };
+  };
+  return [...['/', '/books', '/books/1', '/books/2', '/books', '/books/3'].map(get), get('/api/books'), get('/api/books'), addAndRemove];
+}
+
+/** Rounds of steady traffic at MIXED_RATE requests a second, after a warm-up. */
+async function steadyRounds(server: Running, visits: Visit[], label: string): Promise<Summary> {
+  say(label);
+  // The add-and-remove visit makes two requests; the others one each.
+  const visitsPerSecond = (MIXED_RATE * visits.length) / (visits.length + 1);
+  const round = (seconds: number) =>
+    steadyRound(server.baseUrl, server.pid, visits, { perSecond: visitsPerSecond, seconds, connections: 20 });
+  await round(WARM_UP_SECONDS);
+  const results: Round[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) results.push(await round(MIXED_SECONDS));
+  return summarise(results);
+}
+
 async function signedUpParent(baseUrl: string): Promise<{ email: string; password: string }> {
   const parent = { email: `bench.${Date.now()}@example.com`, password: 'story-time-42', firstName: 'Amara', lastName: 'Osei' };
   const session = await fetch(`${baseUrl}/api/session`);
@@ -137,17 +174,16 @@ async function benchSetup(setup: string, shop: Running, rows: Row[], notes: stri
       await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`),
     );
   row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
-  const cart = cartRequests(await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl))));
+  const visitors = await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl)));
+  const cart = cartRequests(visitors);
   row(
     'POST /api/cart + DELETE /api/cart/1 (session, CSRF)',
     await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`),
   );
 
-  const pages = ['/', '/books', '/books/1', '/books/2', '/books', '/books/3'].map((p) => ({ method: 'GET' as const, path: p }));
-  const mixed = [...pages, { method: 'GET' as const, path: '/api/books' }, { method: 'GET' as const, path: '/api/books' }, ...cart];
   row(
     `mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`,
-    await rounds(shop, { path: '/', requests: mixed, overallRate: MIXED_RATE, connections: 20 }, `${setup}: mixed`, MIXED_SECONDS),
+    await steadyRounds(shop, mixedVisits(visitors), `${setup}: mixed`),
   );
 
   const home = await (await fetch(`${shop.baseUrl}/`)).text();
@@ -186,7 +222,12 @@ async function main(): Promise<void> {
       const shop = await startShop(env);
       try {
         await sleep(3000);
-        notes.push(`${name}: idle RSS after start-up ${rssMbOf(shop.pid).toFixed(0)} MB`);
+        const afterStartUp = rssMbOf(shop.pid);
+        // V8 gives back what start-up left behind once a process has been idle a few seconds.
+        await sleep(REST_MS - 3000);
+        notes.push(
+          `${name}: idle RSS ${afterStartUp.toFixed(0)} MB 3 s after start-up, ${rssMbOf(shop.pid).toFixed(0)} MB after ${REST_MS / 1000} s at rest`,
+        );
         refs ??= await references(shop, workDir);
         await benchSetup(name, shop, rows, notes);
       } finally {
@@ -204,10 +245,11 @@ async function main(): Promise<void> {
     `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load}`,
     '',
     `The shop in production mode (compiled server, one process, WEB_CONCURRENCY=1), autocannon with 10 connections in the same`,
-    `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up (mixed: ${MIXED_SECONDS} s at a fixed rate, 20 connections).`,
+    `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up. The mixed rows send ${MIXED_SECONDS} s of`,
+    `visits spread evenly at a steady rate over at most 20 connections, each latency counted from when its request was due.`,
     `The references serve the exact bytes of the shop's anonymous /books page: bare node:http from memory, express.static from a file.`,
-    `CPU ms/request is the server process's user + system time (/proc/<pid>/stat) over the requests answered. Errors: non-2xx answers and`,
-    `connection errors over all rounds.`,
+    `CPU ms/request is the server process's user + system time (/proc/<pid>/stat) over the requests answered. Errors: answers of 400`,
+    `or more (non-2xx for autocannon) and connection errors over all rounds, by kind where known.`,
     '',
     markdownTable(
       [

@@ -7,6 +7,8 @@ export interface Round {
   p99Ms: number;
   /** Answers that were not 2xx/3xx, plus connection errors and timeouts. */
   errors: number;
+  /** Those errors by status or error code, when the load generator tells them apart. */
+  errorKinds?: Record<string, number>;
   requests: number;
   /** The server's CPU time (user + system) during the round, in ms; undefined when unknown. */
   cpuMs: number | undefined;
@@ -25,6 +27,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** The value below which `p` percent of `values` fall (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1]!;
+}
+
 export function spread(values: readonly number[]): Spread {
   return { min: Math.min(...values), median: median(values), max: Math.max(...values) };
 }
@@ -34,6 +43,7 @@ export interface Summary {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  errorKinds: Record<string, number>;
   /** Median over the rounds of CPU ms divided by requests answered. */
   cpuMsPerRequest: number | undefined;
 }
@@ -45,8 +55,22 @@ export function summarise(rounds: readonly Round[]): Summary {
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    errorKinds: addUp(rounds.map((r) => r.errorKinds ?? {})),
     cpuMsPerRequest: cpu.length ? median(cpu) : undefined,
   };
+}
+
+function addUp(counts: readonly Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const count of counts) for (const [kind, n] of Object.entries(count)) total[kind] = (total[kind] ?? 0) + n;
+  return total;
+}
+
+/** Errors as the table shows them: "0", or "3 (2× 503, 1× ECONNRESET)" when their kinds are known. */
+export function errorsCell(summary: Summary): string {
+  const kinds = Object.entries(summary.errorKinds);
+  if (kinds.length === 0) return String(summary.errors);
+  return `${summary.errors} (${kinds.map(([kind, n]) => `${n}× ${kind}`).join(', ')})`;
 }
 
 /** Median throughput as a multiple of a reference's median, e.g. "0.31x"; "-" without a reference. */
@@ -72,7 +96,7 @@ export function markdownTable(rows: readonly Row[], references: { bare?: Summary
   for (const { setup, scenario, summary: s } of rows) {
     const cpu = s.cpuMsPerRequest === undefined ? '-' : num(s.cpuMsPerRequest, 3);
     lines.push(
-      `| ${setup} | ${scenario} | ${num(s.rps.min)} / ${num(s.rps.median)} / ${num(s.rps.max)} | ${num(s.p50Ms, 1)} | ${num(s.p99Ms, 1)} | ${ratio(s, references.bare)} | ${ratio(s, references.static)} | ${cpu} | ${s.errors} |`,
+      `| ${setup} | ${scenario} | ${num(s.rps.min)} / ${num(s.rps.median)} / ${num(s.rps.max)} | ${num(s.p50Ms, 1)} | ${num(s.p99Ms, 1)} | ${ratio(s, references.bare)} | ${ratio(s, references.static)} | ${cpu} | ${errorsCell(s)} |`,
     );
   }
   return lines.join('\n');

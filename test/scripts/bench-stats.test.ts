@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownTable, median, ratio, summarise, type Round } from '../../scripts/bench/stats.ts';
+import { errorsCell, markdownTable, median, percentile, ratio, summarise, type Round } from '../../scripts/bench/stats.ts';
 
 const round = (requestsPerSecond: number, extra: Partial<Round> = {}): Round => ({
   requestsPerSecond,
@@ -24,8 +24,35 @@ describe('benchmark summaries', () => {
       round(300, { p50Ms: 2, p99Ms: 10, requests: 1500, cpuMs: 1500 }),
       round(200, { p50Ms: 3, p99Ms: 20, errors: 2, requests: 1000, cpuMs: 1500 }),
     ]);
-    expect(summary).toEqual({ rps: { min: 100, median: 200, max: 300 }, p50Ms: 3, p99Ms: 20, errors: 3, cpuMsPerRequest: 1.5 });
+    expect(summary).toEqual({
+      rps: { min: 100, median: 200, max: 300 },
+      p50Ms: 3,
+      p99Ms: 20,
+      errors: 3,
+      errorKinds: {},
+      cpuMsPerRequest: 1.5,
+    });
     expect(summarise([round(10)]).cpuMsPerRequest).toBeUndefined();
+  });
+
+  it('takes the nearest-rank percentile', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 down to 1
+    expect(percentile(hundred, 50)).toBe(50);
+    expect(percentile(hundred, 99)).toBe(99);
+    expect(percentile(hundred, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+    expect(() => percentile([], 50)).toThrow();
+  });
+
+  it('adds up errors by kind over the rounds and names them in the table', () => {
+    const summary = summarise([
+      round(100, { errors: 2, errorKinds: { '503': 1, ECONNRESET: 1 } }),
+      round(100, { errors: 1, errorKinds: { '503': 1 } }),
+      round(100),
+    ]);
+    expect(summary.errorKinds).toEqual({ '503': 2, ECONNRESET: 1 });
+    expect(errorsCell(summary)).toBe('3 (2× 503, 1× ECONNRESET)');
+    expect(errorsCell(summarise([round(100, { errors: 4 })]))).toBe('4');
   });
 
   it('compares median throughputs with a reference measured in the same run', () => {

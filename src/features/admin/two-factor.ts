@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import type { Db } from '../../db.ts';
 import { RecoveryCode } from '../../models/RecoveryCode.ts';
 import { User } from '../../models/User.ts';
@@ -76,6 +75,8 @@ export function createTwoFactor({ db, limits }: { db: Db; limits: Limits }) {
     /** The otpauth:// address and its QR code (inline SVG) for an authenticator app. */
     async enrolment(email: string, secret: string): Promise<{ uri: string; qrSvg: string }> {
       const uri = totpFor(secret, email).toString();
+      // Loaded when an operator sets up a second factor, not by every process at start-up.
+      const { default: QRCode } = await import('qrcode');
       const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
       return { uri, qrSvg };
     },

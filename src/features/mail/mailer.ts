@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import * as nodemailer from 'nodemailer';
+import type * as nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 import { toDate } from '../../lib/dates.ts';
 import type { Logger } from '../../log.ts';
@@ -233,6 +234,16 @@ function oneClickUnsubscribe(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
+// nodemailer costs about 2 MB of memory once loaded: each transport is made with the first
+// message it carries (or the first readiness check), so an idle shop does not carry it.
+function lazyTransport(make: (mailer: typeof nodemailer) => nodemailer.Transporter) {
+  let transport: nodemailer.Transporter | undefined;
+  return {
+    get: () => (transport ??= make(createRequire(import.meta.url)('nodemailer') as typeof nodemailer)),
+    close: () => transport?.close(),
+  };
+}
+
 function chooseTransport(deps: { config: Config; log: Logger; transport?: nodemailer.Transporter }): {
   send: SendFn;
   close: () => void;
@@ -242,27 +253,28 @@ function chooseTransport(deps: { config: Config; log: Logger; transport?: nodema
     const transport = deps.transport;
     return { send: async (message) => void (await transport.sendMail(message)), close: () => {}, verify: () => transport.verify() };
   }
-  if (deps.config.SMTP_URL) {
-    const transport = nodemailer.createTransport(deps.config.SMTP_URL);
+  const smtpUrl = deps.config.SMTP_URL;
+  if (smtpUrl) {
+    const smtp = lazyTransport((mailer) => mailer.createTransport(smtpUrl));
     return {
-      send: async (message) => void (await transport.sendMail(message)),
-      close: () => transport.close(),
-      verify: () => transport.verify(),
+      send: async (message) => void (await smtp.get().sendMail(message)),
+      close: smtp.close,
+      verify: () => smtp.get().verify(),
     };
   }
   // No SMTP: each message becomes an .eml file under DATA_DIR/mail, readable by any mail program.
   const dir = path.join(deps.config.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const files = lazyTransport((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     send: async (message, row) => {
-      const info = await transport.sendMail(message);
+      const info = await files.get().sendMail(message);
       await mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${row.id}-${randomBytes(3).toString('hex')}.eml`);
       await writeFile(file, info.message as Buffer, { flag: 'wx' });
       deps.log.info({ to: row.toAddress, subject: row.subject, file }, `mail: "${row.subject}" to ${row.toAddress}`);
     },
-    close: () => transport.close(),
+    close: files.close,
     // Files need no server: there is nothing to reach.
     verify: async () => mkdir(dir, { recursive: true }),
   };
