@@ -24,17 +24,29 @@ export async function measure(baseUrl: string, pid: number, target: Target, seco
   };
 }
 
-/** Signs `email` in `perSecond` times a second until stopped; returns how many sign-ins failed. */
+export interface Parent {
+  email: string;
+  password: string;
+  /** The address they sign in from, as the proxy in front of the shop tells it. */
+  address: string;
+}
+
+/**
+ * Signs `parents` in by turns, `perSecond` times a second, until stopped; then says how many
+ * sign-ins succeeded and how the others failed (by status or error).
+ */
 export function signInsAtRate(
   baseUrl: string,
-  credentials: { email: string; password: string },
+  parents: readonly Parent[],
   perSecond: number,
-): () => Promise<{ done: number; failed: number }> {
+): () => Promise<{ done: number; failed: number; failures: Record<string, number> }> {
   let done = 0;
-  let failed = 0;
+  let turn = 0;
+  const failures: Record<string, number> = {};
+  const fail = (why: string) => void (failures[why] = (failures[why] ?? 0) + 1);
   const inFlight = new Set<Promise<void>>();
-  const signIn = async () => {
-    const session = await fetch(`${baseUrl}/api/session`);
+  const signIn = async ({ email, password, address }: Parent) => {
+    const session = await fetch(`${baseUrl}/api/session`, { headers: { 'x-forwarded-for': address } });
     const cookie = session.headers
       .getSetCookie()
       .map((c) => c.split(';')[0])
@@ -42,21 +54,23 @@ export function signInsAtRate(
     const { csrfToken } = (await session.json()) as { csrfToken: string };
     const res = await fetch(`${baseUrl}/api/auth/login`, {
       method: 'POST',
-      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-      body: JSON.stringify(credentials),
+      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify({ email, password }),
     });
     await res.arrayBuffer();
     if (res.ok) done += 1;
-    else failed += 1;
+    else fail(String(res.status));
   };
   const timer = setInterval(() => {
-    const attempt = signIn().catch(() => void (failed += 1));
+    const attempt = signIn(parents[turn++ % parents.length]!).catch((err: unknown) =>
+      fail(err instanceof Error ? err.message : String(err)),
+    );
     inFlight.add(attempt);
     void attempt.finally(() => inFlight.delete(attempt));
   }, 1000 / perSecond);
   return async () => {
     clearInterval(timer);
     await Promise.all(inFlight);
-    return { done, failed };
+    return { done, failed: Object.values(failures).reduce((a, b) => a + b, 0), failures };
   };
 }

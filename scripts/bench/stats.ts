@@ -66,11 +66,17 @@ function addUp(counts: readonly Record<string, number>[]): Record<string, number
   return total;
 }
 
+/** Counts by kind as words: "2× 503, 1× ECONNRESET". */
+export function byKind(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([kind, n]) => `${n}× ${kind}`)
+    .join(', ');
+}
+
 /** Errors as the table shows them: "0", or "3 (2× 503, 1× ECONNRESET)" when their kinds are known. */
 export function errorsCell(summary: Summary): string {
-  const kinds = Object.entries(summary.errorKinds);
-  if (kinds.length === 0) return String(summary.errors);
-  return `${summary.errors} (${kinds.map(([kind, n]) => `${n}× ${kind}`).join(', ')})`;
+  const kinds = byKind(summary.errorKinds);
+  return kinds ? `${summary.errors} (${kinds})` : String(summary.errors);
 }
 
 /** Median throughput as a multiple of a reference's median, e.g. "0.31x"; "-" without a reference. */
