@@ -55,13 +55,13 @@ function changedRows(db: Db, result: unknown): number {
 }
 
 /**
- * addToLine for a cart the session already knows, in one statement when the line is there and
- * two when it is not: the owner and the stock are checked by the statements themselves.
+ * addToLine for a cart the session already knows; the owner and the stock are checked by the
+ * statements themselves. A new line (what a book page's Add to Cart usually makes) takes one
+ * statement; a line already there, two (the insert meets it, then the increment).
  * Answers false when nothing was added (no such cart, a book off sale or out of copies, a line
  * at its limit): the caller then finds out which, the slow way.
  */
 export async function addToOwnedLine(db: Db, owned: OwnedCart, bookId: number, quantity: number): Promise<boolean> {
-  if (await incrementOwned(db, owned, bookId, quantity)) return true;
   const [limit, limitBindings] = lineLimitSql(db, bookId);
   const [owner, ownerId] = 'userId' in owned ? ['user_id = ?', owned.userId] : ['id = ? and user_id is null', owned.visitorCartId];
   try {
@@ -69,9 +69,9 @@ export async function addToOwnedLine(db: Db, owned: OwnedCart, bookId: number, q
       `insert into cart_items (cart_id, book_id, quantity) select id, ?, ? from carts where ${owner} and ? <= ${limit}`,
       [bookId, quantity, ownerId, quantity, ...limitBindings],
     );
+    // Nothing inserted and no line in the way: no such cart, or more copies than a line may hold.
     return changedRows(db, result) > 0;
   } catch (err) {
-    // Another request made the line just now.
     if (!isUniqueViolation(err)) throw err;
     return incrementOwned(db, owned, bookId, quantity);
   }

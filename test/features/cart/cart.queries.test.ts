@@ -40,16 +40,18 @@ async function queriesOf(request: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('database round trips per cart change', () => {
-  it('adds a new line in at most 3 queries', async () => {
+  // Adding from a book page usually makes a new line (the drawer's plus sets a quantity), so
+  // that is the case kept shortest.
+  it('adds a new line in at most 2 queries', async () => {
     const { agent, token } = await visitorWithCart();
     const queries = await queriesOf(() => agent.post('/api/cart').set('x-csrf-token', token).send({ bookId: 1 }).expect(201));
-    expect(queries.length, queries.join('\n')).toBeLessThanOrEqual(3);
+    expect(queries.length, queries.join('\n')).toBeLessThanOrEqual(2);
   });
 
-  it('adds to a line already there in at most 2 queries', async () => {
+  it('adds to a line already there in at most 3 queries', async () => {
     const { agent, token } = await visitorWithCart();
     const queries = await queriesOf(() => agent.post('/api/cart').set('x-csrf-token', token).send({ bookId: 3 }).expect(201));
-    expect(queries.length, queries.join('\n')).toBeLessThanOrEqual(2);
+    expect(queries.length, queries.join('\n')).toBeLessThanOrEqual(3);
   });
 
   it('removes a line in at most 2 queries', async () => {
