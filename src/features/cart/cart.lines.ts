@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../../lib/unique-violation.ts';
 import { isMySql, type Db } from '../../db.ts';
 import { CartItem } from '../../models/CartItem.ts';
+import { MAX_COPIES_PER_TITLE } from './cart.rules.ts';
 
 // Cart lines change in single statements, never read-then-write: on MariaDB two requests
 // that read the same quantity would each write their own sum and one addition would be lost.
@@ -27,6 +28,61 @@ async function increment(db: Db, cartId: number, bookId: number, quantity: numbe
   const changed = await db('cart_items')
     .where({ cartId, bookId })
     .andWhereRaw('?? + ? <= ?', ['quantity', quantity, limit])
+    .update({ quantity: db.raw('?? + ?', ['quantity', quantity]) });
+  return changed > 0;
+}
+
+/** A cart named by its owner, so that a statement checks the owner itself instead of a query before it. */
+export type OwnedCart = { userId: number } | { visitorCartId: number };
+
+/** The owner's cart as a subquery: `cart_id in (...)`. */
+export function ownedCartIds(db: Db, owned: OwnedCart) {
+  const carts = db('carts').select('id');
+  return 'userId' in owned ? carts.where('user_id', owned.userId) : carts.where('id', owned.visitorCartId).whereNull('user_id');
+}
+
+/**
+ * The copies a line of the book may hold (lineLimit), read by the statement that uses it, so
+ * that no stock read before it can be outdated; NULL (never enough) for a book off sale.
+ */
+function lineLimitSql(db: Db, bookId: number): [string, number[]] {
+  const least = isMySql(db) ? 'least' : 'min';
+  return [`${least}(?, (select in_stock from books where id = ? and hidden = 0))`, [MAX_COPIES_PER_TITLE, bookId]];
+}
+
+function changedRows(db: Db, result: unknown): number {
+  return isMySql(db) ? (result as [{ affectedRows: number }])[0].affectedRows : (result as { changes: number }).changes;
+}
+
+/**
+ * addToLine for a cart the session already knows; the owner and the stock are checked by the
+ * statements themselves. A new line (what a book page's Add to Cart usually makes) takes one
+ * statement; a line already there, two (the insert meets it, then the increment).
+ * Answers false when nothing was added (no such cart, a book off sale or out of copies, a line
+ * at its limit): the caller then finds out which, the slow way.
+ */
+export async function addToOwnedLine(db: Db, owned: OwnedCart, bookId: number, quantity: number): Promise<boolean> {
+  const [limit, limitBindings] = lineLimitSql(db, bookId);
+  const [owner, ownerId] = 'userId' in owned ? ['user_id = ?', owned.userId] : ['id = ? and user_id is null', owned.visitorCartId];
+  try {
+    const result: unknown = await db.raw(
+      `insert into cart_items (cart_id, book_id, quantity) select id, ?, ? from carts where ${owner} and ? <= ${limit}`,
+      [bookId, quantity, ownerId, quantity, ...limitBindings],
+    );
+    // Nothing inserted and no line in the way: no such cart, or more copies than a line may hold.
+    return changedRows(db, result) > 0;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return incrementOwned(db, owned, bookId, quantity);
+  }
+}
+
+async function incrementOwned(db: Db, owned: OwnedCart, bookId: number, quantity: number): Promise<boolean> {
+  const [limit, limitBindings] = lineLimitSql(db, bookId);
+  const changed = await db('cart_items')
+    .whereIn('cart_id', ownedCartIds(db, owned))
+    .where('book_id', bookId)
+    .andWhereRaw(`?? + ? <= ${limit}`, ['quantity', quantity, ...limitBindings])
     .update({ quantity: db.raw('?? + ?', ['quantity', quantity]) });
   return changed > 0;
 }

@@ -4,9 +4,9 @@ import { Book } from '../../models/Book.ts';
 import { Cart } from '../../models/Cart.ts';
 import { CartItem } from '../../models/CartItem.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
-import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
-import type { CartItemDto } from './cart.dto.ts';
-import { addToLine, addToLineCapped, setLine } from './cart.lines.ts';
+import type { CartBookDto, CartItemDto } from './cart.dto.ts';
+import { CART_BOOK_COLUMNS, toCartBookDto } from './cart.book.ts';
+import { addToLine, addToLineCapped, addToOwnedLine, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
 import { buyAgainLine, decideQuantity, lineLimit, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
 
 /** Whose cart: a signed-in user's, or the visitor cart whose id the session holds. */
@@ -48,21 +48,28 @@ export function createCartService(db: Db) {
     return made;
   }
 
-  async function itemsOf(trx: Trx, cartId: number | undefined): Promise<CartItemDto[]> {
-    if (!cartId) return [];
-    // A plain join: objection's graph join costs more than the query on the cart's busiest path.
+  /** The cart the session names, checked by the statement that uses it; none while only the visitor key would find it. */
+  function ownedCart({ userId, cartId }: CartOwner): OwnedCart | undefined {
+    if (userId) return { userId };
+    return cartId ? { visitorCartId: cartId } : undefined;
+  }
+
+  async function itemsOf(trx: Trx, cart: number | OwnedCart | undefined): Promise<CartItemDto[]> {
+    if (!cart) return [];
+    // A plain join of the columns a line shows: objection's graph join, or every column with
+    // the description, costs more than the query on the cart's busiest path.
     const rows = await trx('cart_items')
       .join('books', 'books.id', 'cart_items.book_id')
-      .where('cart_items.cart_id', cartId)
+      .whereIn('cart_items.cart_id', typeof cart === 'number' ? [cart] : ownedCartIds(trx, cart))
       .orderBy('cart_items.id')
       .select<Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>>(
-        'books.*',
+        ...CART_BOOK_COLUMNS.map((column) => `books.${column}`),
         'cart_items.id as lineId',
         'cart_items.quantity as lineQuantity',
       );
     return rows.map(({ lineId, lineQuantity, ...book }) => {
       const row = Book.fromDatabaseJson(book);
-      return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toBookDto(row) };
+      return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toCartBookDto(row) };
     });
   }
 
@@ -99,12 +106,22 @@ export function createCartService(db: Db) {
     },
 
     /** Adds copies to a line; the line must not pass the copies in stock or the per-title cap. */
-    async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: BookDto }> {
+    async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: CartBookDto }> {
+      // The usual case, a cart the session knows and a book with copies to spare, in two or three
+      // round trips; anything else (a first cart, a refusal and its reason) takes the long way.
+      const owned = ownedCart(owner);
+      if (owned && (await addToOwnedLine(db, owned, bookId, quantity))) {
+        const items = await itemsOf(db, owned);
+        const line = items.find((item) => item.bookId === bookId);
+        const cartId = 'visitorCartId' in owned ? owned.visitorCartId : await findCartId(db, owner);
+        // The copies were added: never add them again, whatever happened to the cart since.
+        return { cartId: cartId ?? 0, items, book: line?.book ?? toCartBookDto(await loadBook(db, bookId)) };
+      }
       const book = await loadBook(db, bookId);
       const cartId = await ensureCartId(owner);
       // One atomic statement adds the copies or refuses them; no first look, which a race could outdate.
       if (!(await addToLine(db, cartId, bookId, quantity, lineLimit(book.inStock)))) refuseAtLimit(book);
-      return { cartId, items: await itemsOf(db, cartId), book: toBookDto(book) };
+      return { cartId, items: await itemsOf(db, cartId), book: toCartBookDto(book) };
     },
 
     /** Sets a line's quantity; below 1 removes it. */
@@ -139,6 +156,11 @@ export function createCartService(db: Db) {
     },
 
     async removeItem(owner: CartOwner, bookId: number): Promise<CartItemDto[]> {
+      const owned = ownedCart(owner);
+      if (owned) {
+        await db('cart_items').whereIn('cart_id', ownedCartIds(db, owned)).where('book_id', bookId).delete();
+        return itemsOf(db, owned);
+      }
       const cartId = await findCartId(db, owner);
       if (cartId) await CartItem.query(db).delete().where({ cartId, bookId });
       return itemsOf(db, cartId);

@@ -58,6 +58,18 @@ describe('the cart API', () => {
     });
   });
 
+  it("answers each line's book as the spec's record without the description nobody in the cart shows", async () => {
+    const { send, cart } = await visitor();
+    const [added] = (await send('post', '/api/cart', { bookId: 1 }).expect(201)).body;
+    const [listed] = await cart();
+    const fields = ['amazonKindleUrl', 'amazonUrl', 'cover', 'id', 'imageUrl', 'inStock', 'price', 'priceCents', 'title'];
+    for (const line of [added, listed, (await send('delete', '/api/cart/2').expect(200)).body[0]]) {
+      expect(Object.keys(line).sort()).toEqual(['book', 'bookId', 'id', 'quantity']);
+      expect(Object.keys(line.book).sort()).toEqual(fields);
+      expect(line.book).toMatchObject({ id: 1, inStock: 20, priceCents: expect.any(Number), cover: { src: expect.any(String) } });
+    }
+  });
+
   it('adds to an existing line rather than making a second one', async () => {
     const { send, cart } = await visitor();
     await send('post', '/api/cart', { bookId: 1, quantity: 2 }).expect(201);
@@ -107,6 +119,19 @@ describe('the cart API', () => {
     const res = await send('post', '/api/cart', { bookId: 2, quantity: 2 }).expect(409);
     expect(res.body.message).toBe('Only 3 copies of "' + (await Book.query(shop.db).findById(2))!.title + '" are available.');
     expect(await cart()).toMatchObject([{ bookId: 2, quantity: 2 }]);
+  });
+
+  it('refuses a book off sale or sold out to a cart that already has lines, changing nothing', async () => {
+    const { send, cart } = await visitor();
+    await send('post', '/api/cart', { bookId: 1 }).expect(201);
+    await Book.query(shop.db).findById(4).patch({ hidden: true, inStock: 10 });
+    try {
+      expect((await send('post', '/api/cart', { bookId: 4 }).expect(404)).body.message).toBe('Book not found');
+    } finally {
+      await Book.query(shop.db).findById(4).patch({ hidden: false });
+    }
+    await send('post', '/api/cart', { bookId: 5 }).expect(409);
+    expect(await cart()).toMatchObject([{ bookId: 1, quantity: 1 }]);
   });
 
   it('sets a quantity, refuses one above stock, and removes the line below 1', async () => {
@@ -163,6 +188,23 @@ describe('merging a visitor cart into an account', () => {
     for (const [bookId, quantity] of lines) await shop.db('cart_items').insert({ cart_id: Number(cartId), book_id: bookId, quantity });
     return id;
   }
+
+  it("changes a signed-in parent's own cart, and never an account's cart through a visitor's cart id", async () => {
+    const userId = await userWithCart([[2, 1]]);
+    const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db);
+    const accountCart = await shop.db('carts').where({ user_id: userId }).first();
+
+    expect((await carts.addItem({ userId }, 1, 2)).items.map((l) => [l.bookId, l.quantity])).toEqual([
+      [2, 1],
+      [1, 2],
+    ]);
+    expect((await carts.removeItem({ userId }, 2)).map((l) => l.bookId)).toEqual([1]);
+
+    expect(await carts.removeItem({ cartId: accountCart.id }, 1)).toEqual([]);
+    const added = await carts.addItem({ cartId: accountCart.id }, 3, 1);
+    expect(added.cartId).not.toBe(accountCart.id);
+    expect((await carts.getItems({ userId })).map((l) => [l.bookId, l.quantity])).toEqual([[1, 2]]);
+  });
 
   it('adds quantities, caps them by stock and deletes the visitor cart', async () => {
     const { send, agent } = await visitor();
