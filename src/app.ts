@@ -50,7 +50,7 @@ import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
 import { sessionPages } from './web/session-pages.ts';
-import { sessionReader } from './web/session-reader.ts';
+import { sessionReader, sqliteSessionLoader, storeLoader } from './web/session-reader.ts';
 import { personalPages } from './web/session-presence.ts';
 import { pageVisitor } from './features/session/page-visitor.ts';
 import { visitorFactsReader } from './features/session/visitor-facts.ts';
@@ -174,7 +174,12 @@ export function createApp({
   const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders, renderHeader });
   const pagesForSessions = sessionPages({
     pages,
-    readSession: sessionReader({ store: sessions.store, secret: config.SESSION_SECRET, cookieName: SESSION_COOKIE }),
+    readSession: sessionReader({
+      // Sessions in the embedded database are read on its read-only connection; in Redis, through the store.
+      load: sqliteReader && !sessions.redis ? sqliteSessionLoader(sqliteReader) : storeLoader(sessions.store),
+      secret: config.SESSION_SECRET,
+      cookieName: SESSION_COOKIE,
+    }),
     visitorOf: pageVisitor(visitorFactsReader(db, sqliteReader)),
     renderHeader,
     headers: pageHeaders,

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type Database from 'better-sqlite3';
 import { unsign } from 'cookie-signature';
 import type { SessionData, Store } from 'express-session';
 
@@ -7,19 +8,44 @@ export type StoredSession = Partial<SessionData> & { cookie?: { expires?: string
 
 export type SessionReader = (req: IncomingMessage) => Promise<StoredSession | undefined>;
 
+/** Loads a stored session by id; undefined when the store has none (or only an expired one). */
+export type SessionLoader = (sid: string) => Promise<StoredSession | undefined>;
+
 /**
  * Reads the session a request's cookie names, the way express-session would (the same signed
  * cookie, the same store), without its middleware: for answers made before the app. Says
  * undefined for no cookie, a cookie whose signature fails, or a session the store no longer has.
  */
-export function sessionReader({ store, secret, cookieName }: { store: Store; secret: string; cookieName: string }): SessionReader {
+export function sessionReader({ load, secret, cookieName }: { load: SessionLoader; secret: string; cookieName: string }): SessionReader {
   const marker = `${cookieName}=`;
   return (req) => {
     const sid = sessionId(req.headers.cookie, marker, secret);
-    if (!sid) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
+    return sid ? load(sid) : Promise.resolve(undefined);
+  };
+}
+
+/** Loads through the store express-session uses. */
+export function storeLoader(store: Store): SessionLoader {
+  return (sid) =>
+    new Promise((resolve, reject) => {
       store.get(sid, (err: Error | null, session) => (err ? reject(err) : resolve(session ?? undefined)));
     });
+}
+
+/**
+ * Loads from the embedded database's sessions table through its read-only connection
+ * (openSqliteReader), with the SQL store's own test of expiry (connect-session-knex's get):
+ * the same rows, without the pool and query builder that cost a catalogue page most of its time.
+ */
+export function sqliteSessionLoader(reader: Database.Database): SessionLoader {
+  const statement = reader.prepare<[string, string], { sess: string }>(
+    'SELECT sess FROM sessions WHERE sid = ? AND datetime(?) <= datetime(expired)',
+  );
+  // Async, so that a failed read rejects like the store's would.
+  // eslint-disable-next-line @typescript-eslint/require-await
+  return async (sid) => {
+    const row = statement.get(sid, new Date().toISOString());
+    return row ? (JSON.parse(row.sess) as StoredSession) : undefined;
   };
 }
 

@@ -9,8 +9,9 @@ import { Buyer, CARDS } from '../helpers/checkout.ts';
 // kept for visitors without one (src/web/session-pages.ts). Whichever answers, the visitor
 // must see exactly what the app would show them, at once after every change.
 let shop: TestShop;
+const sessionPrefix = `test:session-pages:${randomBytes(6).toString('hex')}:`;
 beforeAll(async () => {
-  shop = await buildTestShop({ sessionPrefix: `test:session-pages:${randomBytes(6).toString('hex')}:` });
+  shop = await buildTestShop({ sessionPrefix });
 });
 afterAll(() => shop.close());
 
@@ -180,6 +181,24 @@ describe('catalogue pages for a visitor with a session', () => {
     await buyer.confirm(CARDS.success);
     expect((await buyer.complete()).status).toBe(200);
     expect(badge((await sessionPage(buyer, '/books/1')).text)).toBe('0');
+  });
+
+  it('do not greet a session past its expiry', async () => {
+    const parent = newParent({ firstName: 'Cornelius' });
+    const browser = new ApiBrowser(shop.browser());
+    await browser.signUp(parent);
+    expect((await sessionPage(browser, '/')).text).toContain('Hello, Cornelius!');
+    const sid = decodeURIComponent(/shop\.sid=s%3A([^.;]+)/.exec(cookieOf(browser.agent))![1]!);
+    // Redis forgets an expired session; the SQL store keeps the row until its sweep and must not read it.
+    if (shop.sessions.redis) await shop.sessions.redis.del(`${sessionPrefix}${sid}`);
+    else
+      await shop
+        .db('sessions')
+        .where({ sid })
+        .update({ expired: new Date(Date.now() - 60_000).toISOString() });
+    const expired = await sessionPage(browser, '/');
+    expect(expired.text).not.toContain('Hello, Cornelius!');
+    expect(expired.text).toContain('Parent Login');
   });
 
   it('ignore a session cookie whose signature does not match', async () => {
