@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Knex } from 'knex';
 import { isMySql, type Db } from '../../db.ts';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 
@@ -34,7 +35,7 @@ interface Row {
 /**
  * Reads the facts in one statement: on the embedded database through its read-only
  * connection (openSqliteReader: no pool to wait for, committed rows only, so a change
- * answered to the parent is already there), otherwise through the pool.
+ * answered to the parent is already there), otherwise on a pooled connection.
  */
 export function visitorFactsReader(db: Db, sqliteReader?: Database.Database): VisitorFactsReader {
   const run = sqliteReader ? embeddedRunner(sqliteReader) : poolRunner(db);
@@ -68,12 +69,25 @@ function embeddedRunner(reader: Database.Database): Runner {
   };
 }
 
+interface MysqlConnection {
+  query(sql: string, values: unknown[], done: (err: Error | null, rows: Row[]) => void): void;
+}
+
+/**
+ * On MariaDB, the statement goes straight to a connection of knex's own pool: knex's query
+ * runner (builder, bindings, response mappers) cost as much as the round trip itself.
+ */
 function poolRunner(db: Db): Runner {
-  const mysql = isMySql(db);
+  const client = db.client as Knex.Client;
+  if (!isMySql(db)) return async (sql, id) => (await db.raw<Row[]>(sql, [id]))[0];
   return async (sql, id) => {
-    const result: unknown = await db.raw(sql, [id]);
-    // mysql2 answers [rows, fields]; better-sqlite3 the rows.
-    const rows = (mysql ? (result as [Row[]])[0] : result) as Row[];
-    return rows[0];
+    const connection = (await client.acquireConnection()) as MysqlConnection;
+    try {
+      return await new Promise<Row | undefined>((resolve, reject) =>
+        connection.query(sql, [id], (err, rows) => (err ? reject(err) : resolve(rows[0]))),
+      );
+    } finally {
+      await client.releaseConnection(connection);
+    }
   };
 }
