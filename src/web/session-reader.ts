@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type Database from 'better-sqlite3';
 import { unsign } from 'cookie-signature';
+import { Lru } from '../lib/lru.ts';
 import type { SessionData, Store } from 'express-session';
 
 /** A stored session as the store gives it back, with the expiry its cookie carries. */
@@ -18,8 +19,9 @@ export type SessionLoader = (sid: string) => Promise<StoredSession | undefined>;
  */
 export function sessionReader({ load, secret, cookieName }: { load: SessionLoader; secret: string; cookieName: string }): SessionReader {
   const marker = `${cookieName}=`;
+  const verified = verifiedCookies(secret);
   return (req) => {
-    const sid = sessionId(req.headers.cookie, marker, secret);
+    const sid = sessionId(req.headers.cookie, marker, verified);
     return sid ? load(sid) : Promise.resolve(undefined);
   };
 }
@@ -49,7 +51,25 @@ export function sqliteSessionLoader(reader: Database.Database): SessionLoader {
   };
 }
 
-function sessionId(header: string | undefined, marker: string, secret: string): string | undefined {
+/** Signed cookie values already checked, by value: most requests come from a few sessions. */
+const VERIFIED_MEMO = { entries: 10_000, bytes: 4 * 1024 * 1024 };
+
+/**
+ * The session id a signed cookie value carries, or false. A signature's check is a function of
+ * the value and the secret alone, so one that passed is remembered (a forged value never is).
+ */
+function verifiedCookies(secret: string): (signed: string) => string | false {
+  const passed = new Lru<string>(VERIFIED_MEMO.entries, VERIFIED_MEMO.bytes);
+  return (signed) => {
+    const kept = passed.get(signed);
+    if (kept !== undefined) return kept;
+    const sid = unsign(signed, secret);
+    if (sid !== false) passed.set(signed, sid, (signed.length + sid.length) * 2);
+    return sid;
+  };
+}
+
+function sessionId(header: string | undefined, marker: string, verify: (signed: string) => string | false): string | undefined {
   if (!header) return undefined;
   const at = header.indexOf(marker);
   if (at === -1 || (at > 0 && header[at - 1] !== ' ' && header[at - 1] !== ';')) return undefined;
@@ -62,6 +82,6 @@ function sessionId(header: string | undefined, marker: string, secret: string): 
   }
   // express-session signs its cookie as "s:" + id + "." + signature.
   if (!value.startsWith('s:')) return undefined;
-  const sid = unsign(value.slice(2), secret);
+  const sid = verify(value.slice(2));
   return sid === false ? undefined : sid;
 }
