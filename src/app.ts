@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import express, { type RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
@@ -49,9 +50,10 @@ import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
 import { sessionPages } from './web/session-pages.ts';
-import { sessionReader } from './web/session-reader.ts';
+import { sessionReader, sqliteSessionLoader, storeLoader } from './web/session-reader.ts';
 import { personalPages } from './web/session-presence.ts';
 import { pageVisitor } from './features/session/page-visitor.ts';
+import { visitorFactsReader } from './features/session/visitor-facts.ts';
 import { frontDoor, type ShopHandler } from './web/front-door.ts';
 import { requestLog } from './web/request-log.ts';
 import { immutableAssets } from './web/immutable-assets.ts';
@@ -97,6 +99,8 @@ export interface AppDeps {
   throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
   /** The catalogue version read at once, on the embedded database (catalogue-version.ts). */
   readCatalogueVersionNow?: (() => number) | undefined;
+  /** The embedded database's read-only connection (openSqliteReader), for the pages answered before the app. */
+  sqliteReader?: Database.Database | undefined;
   /** Work done after answering (reset links); tests wait for it. */
   later?: Deferred;
 }
@@ -114,6 +118,7 @@ export function createApp({
   payments,
   throttles,
   readCatalogueVersionNow,
+  sqliteReader,
   later = createDeferred((err) => log.error({ err }, 'background work failed')),
 }: AppDeps): ShopHandler {
   const app = express();
@@ -169,8 +174,13 @@ export function createApp({
   const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders, renderHeader });
   const pagesForSessions = sessionPages({
     pages,
-    readSession: sessionReader({ store: sessions.store, secret: config.SESSION_SECRET, cookieName: SESSION_COOKIE }),
-    visitorOf: pageVisitor({ accounts, carts }),
+    readSession: sessionReader({
+      // Sessions in the embedded database are read on its read-only connection; in Redis, through the store.
+      load: sqliteReader && !sessions.redis ? sqliteSessionLoader(sqliteReader) : storeLoader(sessions.store),
+      secret: config.SESSION_SECRET,
+      cookieName: SESSION_COOKIE,
+    }),
+    visitorOf: pageVisitor(visitorFactsReader(db, sqliteReader)),
     renderHeader,
     headers: pageHeaders,
     maxAgeMs: sessionMaxAgeMs(config),

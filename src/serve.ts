@@ -40,6 +40,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     mailer,
     payments,
     readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
+    sqliteReader,
   });
   const checkout = createCheckoutService({
     db,

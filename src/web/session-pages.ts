@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import etag from 'etag';
 import fresh from 'fresh';
+import { Lru } from '../lib/lru.ts';
 import { chooseEncoding, compress } from './compression.ts';
 import { MIN_COMPRESS_BYTES } from './compress-responses.ts';
 import { pathOf, setAll, type Answerer } from './front-door.ts';
@@ -39,6 +40,7 @@ export interface SessionPagesOptions {
  * create) sends the request on to the app.
  */
 export function sessionPages({ pages, readSession, visitorOf, renderHeader, headers, maxAgeMs }: SessionPagesOptions): Answerer {
+  const header = memoHeader(renderHeader);
   return async (req, res) => {
     if (req.url?.includes('loggedout=')) return false; // The signed-out toast comes from the app.
     const around = await pages.aroundHeader(req);
@@ -49,11 +51,28 @@ export function sessionPages({ pages, readSession, visitorOf, renderHeader, head
     if (needsToken && !session.csrfToken) return false;
     const visitor = await visitorOf(session).catch(() => undefined);
     if (!visitor) return false;
-    const header = renderHeader({ ...visitor.header, currentPath: pathOf(req.url) });
     const after = needsToken ? around.after.replaceAll(EMPTY_FORM_TOKEN, `name="_csrf" value="${session.csrfToken}"`) : around.after;
     setAll(res, headers);
-    sendPersonalPage(req, res, around.type, around.before + header + after);
+    sendPersonalPage(req, res, around.type, around.before + header({ ...visitor.header, currentPath: pathOf(req.url) }) + after);
     return true;
+  };
+}
+
+/** Headers kept by their locals: most visitors share a few badges and names. */
+const HEADER_MEMO = { entries: 2000, bytes: 8 * 1024 * 1024 };
+
+/**
+ * The header is a function of its locals alone (the page, the greeting's name, the badge), so
+ * one rendered for the same locals is the same text: kept by them, in memory, it is never
+ * stale, whichever process changed the cart or the name.
+ */
+function memoHeader(render: HeaderRenderer): HeaderRenderer {
+  const kept = new Lru<string>(HEADER_MEMO.entries, HEADER_MEMO.bytes);
+  return (locals) => {
+    const key = JSON.stringify(locals);
+    let html = kept.get(key);
+    if (html === undefined) kept.set(key, (html = render(locals)), html.length * 2 + key.length * 2);
+    return html;
   };
 }
 

@@ -92,6 +92,7 @@ export async function buildTestShop({
     payments,
     later,
     readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
+    sqliteReader,
     throttles: { prefix: `${prefix}throttle:`, overrides: limits },
   });
 
