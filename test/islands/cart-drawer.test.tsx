@@ -2,14 +2,15 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CartDrawer } from '../../islands/cart-drawer/CartDrawer.tsx';
-import type { CartBookDto, CartItemDto } from '../../src/features/cart/cart.dto.ts';
 
 // The drawer talks to /api through fetch; here fetch answers like the shop's cart API
 // (the real API is exercised in test/features/cart and the browser journeys).
-function book(id: number, inStock = 20): CartBookDto {
+function book(id: number, inStock = 20) {
   return {
     id,
     title: `Book ${id}`,
+    author: 'A',
+    description: 'D',
     price: '10.00',
     priceCents: 1000,
     imageUrl: null,
@@ -17,10 +18,13 @@ function book(id: number, inStock = 20): CartBookDto {
     inStock,
     amazonUrl: null,
     amazonKindleUrl: null,
+    ageRange: '3-5',
+    pages: 32,
+    publishedOn: '2024-01-01',
   };
 }
 
-let lines: CartItemDto[];
+let lines: Array<{ id: number; bookId: number; quantity: number; book: ReturnType<typeof book> }>;
 let calls: Array<{ method: string; url: string; body?: unknown }>;
 let hold: Promise<void> | undefined;
 

@@ -4,8 +4,8 @@ import { Book } from '../../models/Book.ts';
 import { Cart } from '../../models/Cart.ts';
 import { CartItem } from '../../models/CartItem.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
-import type { CartBookDto, CartItemDto } from './cart.dto.ts';
-import { CART_BOOK_COLUMNS, toCartBookDto } from './cart.book.ts';
+import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
+import type { CartItemDto } from './cart.dto.ts';
 import { addToLine, addToLineCapped, addToOwnedLine, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
 import { buyAgainLine, decideQuantity, lineLimit, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
 
@@ -56,20 +56,19 @@ export function createCartService(db: Db) {
 
   async function itemsOf(trx: Trx, cart: number | OwnedCart | undefined): Promise<CartItemDto[]> {
     if (!cart) return [];
-    // A plain join of the columns a line shows: objection's graph join, or every column with
-    // the description, costs more than the query on the cart's busiest path.
+    // A plain join: objection's graph join costs more than the query on the cart's busiest path.
     const rows = await trx('cart_items')
       .join('books', 'books.id', 'cart_items.book_id')
       .whereIn('cart_items.cart_id', typeof cart === 'number' ? [cart] : ownedCartIds(trx, cart))
       .orderBy('cart_items.id')
       .select<Array<Record<string, unknown> & { lineId: number; lineQuantity: number }>>(
-        ...CART_BOOK_COLUMNS.map((column) => `books.${column}`),
+        'books.*',
         'cart_items.id as lineId',
         'cart_items.quantity as lineQuantity',
       );
     return rows.map(({ lineId, lineQuantity, ...book }) => {
       const row = Book.fromDatabaseJson(book);
-      return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toCartBookDto(row) };
+      return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toBookDto(row) };
     });
   }
 
@@ -106,7 +105,7 @@ export function createCartService(db: Db) {
     },
 
     /** Adds copies to a line; the line must not pass the copies in stock or the per-title cap. */
-    async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: CartBookDto }> {
+    async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: BookDto }> {
       // The usual case, a cart the session knows and a book with copies to spare, in two or three
       // round trips; anything else (a first cart, a refusal and its reason) takes the long way.
       const owned = ownedCart(owner);
@@ -115,13 +114,13 @@ export function createCartService(db: Db) {
         const line = items.find((item) => item.bookId === bookId);
         const cartId = 'visitorCartId' in owned ? owned.visitorCartId : await findCartId(db, owner);
         // The copies were added: never add them again, whatever happened to the cart since.
-        return { cartId: cartId ?? 0, items, book: line?.book ?? toCartBookDto(await loadBook(db, bookId)) };
+        return { cartId: cartId ?? 0, items, book: line?.book ?? toBookDto(await loadBook(db, bookId)) };
       }
       const book = await loadBook(db, bookId);
       const cartId = await ensureCartId(owner);
       // One atomic statement adds the copies or refuses them; no first look, which a race could outdate.
       if (!(await addToLine(db, cartId, bookId, quantity, lineLimit(book.inStock)))) refuseAtLimit(book);
-      return { cartId, items: await itemsOf(db, cartId), book: toCartBookDto(book) };
+      return { cartId, items: await itemsOf(db, cartId), book: toBookDto(book) };
     },
 
     /** Sets a line's quantity; below 1 removes it. */
