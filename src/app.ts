@@ -50,7 +50,7 @@ import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
 import { sessionPages } from './web/session-pages.ts';
-import { sessionReader, sqliteSessionLoader, storeLoader } from './web/session-reader.ts';
+import { sessionReader, sqliteSessionLoader } from './web/session-reader.ts';
 import { personalPages } from './web/session-presence.ts';
 import { pageVisitor } from './features/session/page-visitor.ts';
 import { visitorFactsReader } from './features/session/visitor-facts.ts';
@@ -175,8 +175,8 @@ export function createApp({
   const pagesForSessions = sessionPages({
     pages,
     readSession: sessionReader({
-      // Sessions in the embedded database are read on its read-only connection; in Redis, through the store.
-      load: sqliteReader && !sessions.redis ? sqliteSessionLoader(sqliteReader) : storeLoader(sessions.store),
+      // Sessions in the embedded database are read on its read-only connection.
+      load: sqliteReader && !sessions.redis ? sqliteSessionLoader(sqliteReader) : sessions.load,
       secret: config.SESSION_SECRET,
       cookieName: SESSION_COOKIE,
     }),

@@ -29,11 +29,18 @@ interface CachedPage {
   around?: PageAroundHeader;
 }
 
-/** A page for visitors without a session, split where its site header goes. */
+/**
+ * A page for visitors without a session, split where its site header goes, and what follows
+ * the header split at each empty form token, ready to be joined around one visitor's header
+ * and token without scanning the page again.
+ */
 export interface PageAroundHeader {
   type: string;
-  before: string;
-  after: string;
+  /** Names this page: the hash its ETag is made of. */
+  hash: string;
+  before: Buffer;
+  /** The rest of the page: more than one part when it has form tokens to fill in. */
+  afterParts: Buffer[];
 }
 
 /** Renders the site header for a page's locals (views/partials/header.eta). */
@@ -127,13 +134,18 @@ function buildPage(html: string, type: string, header: string | undefined): Cach
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const variant = (encoding: Encoding, tag: string): Variant => ({ body: compress(identity, encoding, 'page'), etag: `"${hash}-${tag}"` });
   // A strong ETag names one representation, so each encoding has its own.
-  const around = header === undefined ? undefined : splitAround(html, header, type);
+  const around = header === undefined ? undefined : splitAround(html, header, type, hash);
   return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz'), around };
 }
 
-function splitAround(html: string, header: string, type: string): PageAroundHeader | undefined {
+function splitAround(html: string, header: string, type: string, hash: string): PageAroundHeader | undefined {
   const at = html.indexOf(header);
-  return at === -1 ? undefined : { type, before: html.slice(0, at), after: html.slice(at + header.length) };
+  if (at === -1) return undefined;
+  const afterParts = html
+    .slice(at + header.length)
+    .split(EMPTY_FORM_TOKEN)
+    .map((part) => Buffer.from(part, 'utf8'));
+  return { type, hash, before: Buffer.from(html.slice(0, at), 'utf8'), afterParts };
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {

@@ -3,6 +3,9 @@ import type Database from 'better-sqlite3';
 import { unsign } from 'cookie-signature';
 import { Lru } from '../lib/lru.ts';
 import type { SessionData, Store } from 'express-session';
+import type { RedisClient } from './session.ts';
+import { SessionStoreTimeout } from './store-deadline.ts';
+import { isServiceUnavailable } from './unavailable.ts';
 
 /** A stored session as the store gives it back, with the expiry its cookie carries. */
 export type StoredSession = Partial<SessionData> & { cookie?: { expires?: string | Date | null } };
@@ -22,8 +25,21 @@ export function sessionReader({ load, secret, cookieName }: { load: SessionLoade
   const verified = verifiedCookies(secret);
   return (req) => {
     const sid = sessionId(req.headers.cookie, marker, verified);
-    return sid ? load(sid) : Promise.resolve(undefined);
+    if (!sid) return Promise.resolve(undefined);
+    return load(sid).catch((err: unknown) => {
+      if (isServiceUnavailable(err)) unansweredReads.set(req, err);
+      throw err;
+    });
   };
+}
+
+// Requests whose session the store could not give in front of the app because it is down or
+// silent: the app answers them 503 at once instead of waiting for the store a second time.
+const unansweredReads = new WeakMap<IncomingMessage, unknown>();
+
+/** The outage that kept this request's session from being read in front of the app, if any. */
+export function sessionReadOutage(req: IncomingMessage): unknown {
+  return unansweredReads.get(req);
 }
 
 /** Loads through the store express-session uses. */
@@ -32,6 +48,27 @@ export function storeLoader(store: Store): SessionLoader {
     new Promise((resolve, reject) => {
       store.get(sid, (err: Error | null, session) => (err ? reject(err) : resolve(session ?? undefined)));
     });
+}
+
+/**
+ * Loads from Redis the way the store keeps sessions (JSON under prefix + id; Redis expires
+ * them), with a deadline of its own instead of the client's per-command timeout, which costs
+ * a catalogue page an abort signal and its timer for every read. A read past the deadline is
+ * an outage, as it is for the store (store-deadline.ts).
+ */
+export function redisSessionLoader(client: RedisClient, prefix: string, deadlineMs: number): SessionLoader {
+  return async (sid) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new SessionStoreTimeout(deadlineMs)), deadlineMs);
+    });
+    try {
+      const data = await Promise.race([client.sendCommand<string | null>(['GET', prefix + sid], { timeout: 0 }), deadline]);
+      return data ? (JSON.parse(data) as StoredSession) : undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /**

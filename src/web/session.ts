@@ -6,6 +6,7 @@ import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
+import { redisSessionLoader, sessionReadOutage, storeLoader, type SessionLoader } from './session-reader.ts';
 import { lazySessions, rememberStoredSessions } from './session-presence.ts';
 import { renewAgingSessions } from './session-renewal.ts';
 
@@ -34,6 +35,8 @@ export type RedisClient = ReturnType<typeof createClient>;
 
 export interface SessionStore {
   store: Store;
+  /** Reads a stored session by id for answers made in front of the app (session-reader.ts). */
+  load: SessionLoader;
   /** The Redis connection when REDIS_URL is set, shared with the throttles. */
   redis?: RedisClient;
   ping(): Promise<void>;
@@ -62,6 +65,7 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
     await client.connect();
     return {
       store: new DeadlineStore(new RedisStore({ client, prefix, ttl: ttlSeconds }), REDIS_DEADLINE_MS),
+      load: redisSessionLoader(client, prefix, REDIS_DEADLINE_MS),
       redis: client,
       ping: async () => {
         await client.ping();
@@ -79,8 +83,10 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
     createTable: false,
     cleanupInterval: 15 * 60_000,
   });
+  const store = new DeadlineStore(knexStore, SQL_DEADLINE_MS);
   return {
-    store: new DeadlineStore(knexStore, SQL_DEADLINE_MS),
+    store,
+    load: storeLoader(store),
     ping: async () => {
       await db('sessions').select('sid').limit(1);
     },
@@ -118,7 +124,10 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler[
       maxAge: maxAgeMs,
     },
   });
-  return [lazySessions(sessions, SESSION_COOKIE), renewAgingSessions(maxAgeMs)];
+  // A store that was down or silent when the session was read in front of the app is not
+  // waited for twice: the request is answered 503 now.
+  const unlessReadFailed: RequestHandler = (req, _res, next) => next(sessionReadOutage(req));
+  return [unlessReadFailed, lazySessions(sessions, SESSION_COOKIE), renewAgingSessions(maxAgeMs)];
 }
 
 /**
