@@ -2,8 +2,9 @@
 //  1. `npm run admin:create` on the server, sign in with the one-time password, choose a password,
 //     enrol an authenticator, keep the recovery codes, read the status page (desktop).
 //  2. Sign in again on a phone with a code.
-//  3. On a phone: a parent's paid order is found in the orders list and shipped with a tracking
-//     number; the parent's dashboard and confirmation page show it.
+//  3. On a phone: a parent's paid order, a gift, is found in the orders list (tagged 'Gift'
+//     beside its number) and shipped with a tracking number; the parent's dashboard and
+//     confirmation page show it.
 //  4. On a desktop, signed in with a recovery code: every admin page, and the parent's dashboard.
 // axe, a screenshot and no sideways scrolling on every page.
 import { execFile } from 'node:child_process';
@@ -70,10 +71,11 @@ let secret = '';
 let recoveryCodes: string[] = [];
 let order: { id: number; parent: { email: string; password: string } };
 const TRACKING = '9400 1000 0000 0000 0000 42';
+const GIFT_NOTE = 'Happy birthday, Mia! Love from Gran';
 
-/** A parent pays for two books through the JSON API, as the card island does. */
+/** A parent pays for two books through the JSON API, as the card island does: a gift. */
 async function placeOrder() {
-  const { buyer, orderId } = await placePaidOrder({ browser: () => supertest.agent(shop.baseUrl) });
+  const { buyer, orderId } = await placePaidOrder({ browser: () => supertest.agent(shop.baseUrl) }, { gift: { giftNote: GIFT_NOTE } });
   return { id: orderId, parent: buyer.parent };
 }
 
@@ -99,6 +101,18 @@ async function signInWithRecoveryCode(page: Page): Promise<void> {
   await signIn(page, PASSWORD, '/admin/two-factor');
   await page.getByLabel('Code', { exact: true }).fill(recoveryCodes.shift()!);
   await submitAndFollow(page, page.getByRole('button', { name: 'Continue' }), { post: '/admin/two-factor', landing: '/admin' });
+}
+
+/** In the orders list, a gift shows as a small tag on its number's line, the note its hidden text. */
+async function expectGiftTag(page: Page): Promise<void> {
+  const number = page.getByRole('link', { name: `#${order.id}`, exact: true });
+  const tag = page.locator('tr', { has: number }).locator('.gift-badge');
+  expect(await tag.textContent()).toBe(`Gift: ${GIFT_NOTE}`);
+  const [numberBox, tagBox] = [(await number.boundingBox())!, (await tag.boundingBox())!];
+  expect(tagBox.width).toBeLessThan(60);
+  expect(tagBox.x).toBeGreaterThan(numberBox.x + numberBox.width);
+  expect(tagBox.y).toBeGreaterThanOrEqual(numberBox.y);
+  expect(tagBox.y + tagBox.height).toBeLessThanOrEqual(numberBox.y + numberBox.height);
 }
 
 /** The parent signs in and opens the Orders tab of the dashboard. */
@@ -174,6 +188,7 @@ test.describe('the shop admin', () => {
         page.waitForURL((url) => url.pathname === '/admin/orders'),
         page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click(),
       ]);
+      await expectGiftTag(page);
       await check(page, 'admin-orders-phone');
       await Promise.all([
         page.waitForURL((url) => url.pathname === `/admin/orders/${order.id}`),
@@ -206,6 +221,7 @@ test.describe('the shop admin', () => {
         ['/admin/inbox', 'admin-inbox-desktop'],
       ] as const) {
         expect((await page.goto(`${shop.baseUrl}${path}`))?.status(), path).toBe(200);
+        if (path === '/admin/orders') await expectGiftTag(page);
         await check(page, name);
       }
       expect(await page.locator('main').innerText()).toContain('URGENT: the wrong book arrived');

@@ -27,6 +27,8 @@ export interface OrderFixture {
   amounts?: { subtotal?: string; shipping?: string; handling?: string; tax?: string; refunded?: string };
   lines?: { title: string; quantity: number; bookId?: number; price?: string }[];
   address?: { shippingAddress: string; city: string; state: string | null; zipCode: string };
+  /** What the parent wrote at checkout, if the order is a gift. */
+  gift?: { note?: string; recipient?: string };
 }
 
 /** An order straight in the database, as the checkout would have left it. */
@@ -42,6 +44,8 @@ export async function insertOrder(db: Db, fixture: OrderFixture): Promise<number
     totalAmount: fixture.total ?? '12.99',
     refundedAmount: fixture.amounts?.refunded ?? '0.00',
     ...address,
+    giftNote: fixture.gift?.note ?? null,
+    giftRecipient: fixture.gift?.recipient ?? null,
     createdAt: fixture.createdAt ?? new Date(),
     updatedAt: fixture.createdAt ?? new Date(),
   });

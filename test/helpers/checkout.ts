@@ -32,7 +32,15 @@ export class Buyer extends ApiBrowser {
   }
 
   /** Guest variant when a customer id is given, signed-in variant otherwise. */
-  async startPayment(options: { stripeCustomerId?: string; totalAmount?: string; amount?: number; shippingInfo?: typeof SHIPPING } = {}) {
+  async startPayment(
+    options: {
+      stripeCustomerId?: string;
+      totalAmount?: string;
+      amount?: number;
+      shippingInfo?: typeof SHIPPING;
+      gift?: { giftNote?: string; giftRecipient?: string };
+    } = {},
+  ) {
     const shippingInfo = options.shippingInfo ?? SHIPPING;
     const res = options.stripeCustomerId
       ? await this.send('post', '/api/create-payment-intent-with-customer', {
@@ -40,7 +48,7 @@ export class Buyer extends ApiBrowser {
           totalAmount: options.totalAmount,
           shippingInfo,
         })
-      : await this.send('post', '/api/create-payment-intent-authenticated', { amount: options.amount, shippingInfo });
+      : await this.send('post', '/api/create-payment-intent-authenticated', { amount: options.amount, shippingInfo, ...options.gift });
     if (res.status === 200) this.intent = res.body;
     return res;
   }

@@ -7,12 +7,12 @@ import { Buyer, CARDS } from './checkout.ts';
 /** A parent who paid for `quantity` copies of a book through the real checkout (sandbox card). */
 export async function placePaidOrder(
   shop: Pick<TestShop, 'browser'>,
-  { bookId = 1, quantity = 2 } = {},
+  { bookId = 1, quantity = 2, gift }: { bookId?: number; quantity?: number; gift?: { giftNote?: string; giftRecipient?: string } } = {},
 ): Promise<{ buyer: Buyer; orderId: number }> {
   const buyer = new Buyer(shop);
   expect((await buyer.signUp(buyer.parent)).status).toBeLessThan(300);
   await buyer.add(bookId, quantity);
-  const started = await buyer.startPayment({});
+  const started = await buyer.startPayment({ gift });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
   const completed = await buyer.complete();

@@ -34,6 +34,7 @@ export const ORDER_COLUMNS = [
   // Added later, at the end, so files read by column position keep working.
   'order_discount_code',
   'order_discount',
+  'gift_note',
 ] as const;
 export type OrderLineRow = Record<(typeof ORDER_COLUMNS)[number], string | number>;
 
@@ -69,6 +70,7 @@ export function createExports(db: Db) {
               'refundedAmount',
               'discountCode',
               'discount',
+              'giftNote',
             )
             .orderBy('orders.id')
             .limit(BATCH)) as object[]
@@ -109,6 +111,7 @@ export function createExports(db: Db) {
               order_refunded: toDecimal(order.refundedAmount),
               order_discount_code: order.discountCode ?? '',
               order_discount: toDecimal(order.discount),
+              gift_note: order.giftNote ?? '',
             };
           }
         }

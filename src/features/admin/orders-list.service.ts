@@ -23,6 +23,8 @@ export interface OrderRow {
   itemCount: number;
   total: string;
   status: { label: string; tone: string };
+  /** What the parent wrote for a gift (a note, a name for the slip, or both); null when it is not one. */
+  gift: { note: string | null; recipient: string | null } | null;
 }
 
 export function createOrdersList(db: Db) {
@@ -51,6 +53,7 @@ export function createOrdersList(db: Db) {
       const { page, pageCount, offset } = pageWindow(input.page, total);
       const rows = await matching(input)
         .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+        .select('orders.giftNote', 'orders.giftRecipient')
         .select(db('orderItems').sum('quantity').where('orderItems.orderId', db.ref('orders.id')).as('itemCount'))
         .orderBy([
           { column: 'orders.createdAt', order: 'desc' },
@@ -81,5 +84,7 @@ function toRow(row: Order & Record<string, unknown>): OrderRow {
     itemCount: Number(row.itemCount ?? 0),
     total: toDecimal(row.totalAmount),
     status: { label: statusLabel(status), tone: statusTone(status) },
+    // The same test as the gift slip's: a note or a name makes an order a gift.
+    gift: row.giftNote || row.giftRecipient ? { note: row.giftNote || null, recipient: row.giftRecipient || null } : null,
   };
 }

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type supertest from 'supertest';
 import { toCents, toDecimal } from '../../../src/lib/money.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
-import { insertCustomer } from '../../helpers/admin-fixtures.ts';
+import { insertCustomer, insertOrder } from '../../helpers/admin-fixtures.ts';
 import { operatorBrowser, signInWithPassword } from '../../helpers/operator.ts';
-import { day, kept, makeSales, within, type Made } from '../../helpers/sales-fixtures.ts';
+import { at, day, kept, makeSales, within, type Made } from '../../helpers/sales-fixtures.ts';
 
 // The accountant's CSV files, read back and checked to the cent against orders made at known
 // times and amounts (test/helpers/sales-fixtures.ts).
@@ -56,6 +56,7 @@ describe('the CSV exports', () => {
         order_refunded: '0.00',
         order_discount_code: '',
         order_discount: '0.00',
+        gift_note: '',
       },
       {
         order: String(shipped.id),
@@ -75,6 +76,7 @@ describe('the CSV exports', () => {
         order_refunded: '0.00',
         order_discount_code: '',
         order_discount: '0.00',
+        gift_note: '',
       },
     ]);
     // Each order's lines add up to its subtotal, to the cent.
@@ -92,7 +94,7 @@ describe('the CSV exports', () => {
   it('gives just the header row for a range without orders', async () => {
     const res = await agent.get(`/admin/exports/orders.csv?from=${day(300)}&to=${day(200)}`).expect(200);
     expect(res.text).toBe(
-      `\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded,order_discount_code,order_discount\n`,
+      `\ufefforder,date,status,customer_email,ship_to_state,title,quantity,unit_price,line_total,order_subtotal,order_shipping,order_handling,order_tax,order_total,order_refunded,order_discount_code,order_discount,gift_note\n`,
     );
   });
 
@@ -101,6 +103,33 @@ describe('the CSV exports', () => {
     const row = rowsOf(res).find((r) => r.title!.includes('HYPERLINK'))!;
     expect(row.title).toBe(`'=HYPERLINK("https://example.com","Click")`);
     expect(row.customer_email).toBe(`'-2+3@example.com`);
+  });
+
+  it("gives a gift order's note, exactly as written, on each of its lines, in a last column a spreadsheet reads as text", async () => {
+    // Far from the other tests' days, so their ranges do not see these orders.
+    const customer = await insertCustomer(shop.db);
+    const note = 'Happy birthday, Mia!\nLove, "Gran" & Grandpa';
+    const orderWith = (gift?: { note?: string; recipient?: string }, lines?: { title: string; quantity: number }[]) =>
+      insertOrder(shop.db, { userId: customer.id, createdAt: at(150), gift, lines });
+    const written = await orderWith({ note, recipient: 'Mia' }, [
+      { title: 'Moon Book', quantity: 1 },
+      { title: 'Sun Book', quantity: 1 },
+    ]);
+    const formulas = ['=HYPERLINK("https://example.com","Open")', '+1 for the shelf', '-from Dad', '@mia'];
+    const formulaOrders = [];
+    for (const formula of formulas) formulaOrders.push(await orderWith({ note: formula }));
+    const nameOnly = await orderWith({ recipient: 'Sam' });
+    const none = await orderWith();
+
+    const res = await agent.get(`/admin/exports/orders.csv?from=${day(150)}&to=${day(150)}`).expect(200);
+    expect(res.text.split('\n')[0]!.split(',').slice(-2)).toEqual(['order_discount', 'gift_note']);
+    expect(res.text).toContain(`,"Happy birthday, Mia!\nLove, ""Gran"" & Grandpa"\n`);
+    const rows = rowsOf(res);
+    const notesOf = (id: number) => rows.filter((r) => Number(r.order) === id).map((r) => r.gift_note);
+    expect(notesOf(written)).toEqual([note, note]);
+    expect(formulaOrders.map((id) => notesOf(id))).toEqual(formulas.map((formula) => [`'${formula}`]));
+    expect(notesOf(nameOnly)).toEqual(['']);
+    expect(notesOf(none)).toEqual(['']);
   });
 
   it('sums sales tax per state and month exactly, leaving canceled orders out', async () => {

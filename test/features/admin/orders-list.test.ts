@@ -13,6 +13,7 @@ let delivered: number;
 let canceled: number;
 
 const DAY = 86_400_000;
+const GIFT_NOTE = 'Happy 5th, Mia! <3 Love, "Gran" & Pops';
 const start = Date.UTC(2026, 9, 1, 12);
 
 beforeAll(async () => {
@@ -25,6 +26,8 @@ beforeAll(async () => {
         userId: ruth.id,
         createdAt: new Date(start + i * DAY),
         lines: [{ title: 'Owl Goes to Sea', quantity: 1 }],
+        // A name for the gift slip is enough to make an order a gift.
+        gift: i === 0 ? { recipient: 'Theo' } : undefined,
       }),
     );
   }
@@ -38,8 +41,18 @@ beforeAll(async () => {
       { title: 'B', quantity: 3 },
     ],
   });
-  delivered = await insertOrder(shop.db, { userId: omar.id, status: 'delivered', createdAt: new Date(start - 2 * DAY) });
-  canceled = await insertOrder(shop.db, { userId: omar.id, status: 'canceled', createdAt: new Date(start - 1 * DAY) });
+  delivered = await insertOrder(shop.db, {
+    userId: omar.id,
+    status: 'delivered',
+    createdAt: new Date(start - 2 * DAY),
+    gift: { note: GIFT_NOTE },
+  });
+  canceled = await insertOrder(shop.db, {
+    userId: omar.id,
+    status: 'canceled',
+    createdAt: new Date(start - 1 * DAY),
+    gift: { recipient: 'Sam', note: 'Enjoy!' },
+  });
   ({ agent } = await operatorBrowser(shop));
 });
 afterAll(async () => {
@@ -81,6 +94,25 @@ describe('GET /admin/orders', () => {
     expect(res.text).toMatch(/data-label="Items">5</);
     expect(text).toContain('$44.31');
     expect(res.text).toContain('<span class="status status-blue">Shipped</span>');
+  });
+
+  it('marks the orders that are gifts, the name and the note as its text, escaped, and no others', async () => {
+    const res = await agent.get('/admin/orders?q=omar').expect(200);
+    const rowOf = (id: number) => res.text.split('<tr>').find((row) => row.includes(`<a href="/admin/orders/${id}">`))!;
+    const escaped = 'Happy 5th, Mia! &lt;3 Love, &quot;Gran&quot; &amp; Pops';
+    expect(rowOf(delivered)).toContain(
+      `<span class="gift-badge" title="${escaped}">Gift<span class="visually-hidden">: ${escaped}</span></span>`,
+    );
+    expect(rowOf(canceled)).toContain(
+      '<span class="gift-badge" title="For Sam: Enjoy!">Gift<span class="visually-hidden"> for Sam: Enjoy!</span></span>',
+    );
+    expect(rowOf(shipped)).not.toContain('gift-badge');
+
+    const named = await agent.get(`/admin/orders?q=${ruthOrders[0]}`).expect(200);
+    expect(named.text).toContain('<span class="gift-badge" title="For Theo">Gift<span class="visually-hidden"> for Theo</span></span>');
+    const notGifts = await agent.get('/admin/orders?status=paid').expect(200);
+    expect(orderIds(notGifts.text)).toHaveLength(25);
+    expect(notGifts.text).not.toContain('gift-badge');
   });
 
   it('filters by status and keeps the filter in the page links', async () => {
