@@ -2,7 +2,9 @@
 // a <script type="application/json"> inside the element. An island marked
 // data-island-load="interaction" downloads nothing until the visitor reaches for it:
 // pointer or focus starts the download, the click mounts it and asks it to open.
-// data-island-load="idle" mounts once the browser has nothing better to do.
+// data-island-load="idle" mounts once the browser has nothing better to do. The others start
+// downloading once the page has been painted, so that on a slow connection their chunks
+// (React among them) never share the bandwidth the first paint is waiting for.
 
 type IslandModule = { mount(element: HTMLElement, props: object): void };
 
@@ -20,8 +22,30 @@ export function mountIslands(root: ParentNode = document): void {
     const when = element.dataset.islandLoad;
     if (when === 'interaction') whenReachedFor(element, load);
     else if (when === 'idle') whenIdle(() => void mount(element, load, {}));
-    else void mount(element, load, {});
+    else afterFirstPaint(() => void mount(element, load, {}));
   }
+}
+
+/**
+ * Runs `run` once the browser reports the page's first paint. A hidden tab paints nothing and a
+ * browser without paint timing reports nothing: there it runs at once, and never later than a
+ * second in any case.
+ */
+function afterFirstPaint(run: () => void): void {
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    observer?.disconnect();
+    run();
+  };
+  const observer =
+    document.visibilityState !== 'hidden' && 'PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('paint')
+      ? new PerformanceObserver(once)
+      : undefined;
+  if (!observer) return void setTimeout(once, 0);
+  observer.observe({ type: 'paint', buffered: true });
+  setTimeout(once, 1000);
 }
 
 function whenReachedFor(element: HTMLElement, load: () => Promise<IslandModule>): void {

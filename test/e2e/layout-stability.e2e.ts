@@ -6,6 +6,8 @@
 //     entries, the ones Lighthouse adds up as CLS).
 //  3. A book page loads without a layout shift (the empty toast region is out of the flow
 //     before its script floats it), and a toast appearing and leaving moves no part of the page.
+//  4. The checkout's islands start downloading only once the page has been painted: on a slow
+//     connection their chunks (React among them) never delay the first paint.
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, phone, withPage, type Shop } from './harness.ts';
@@ -122,6 +124,24 @@ for (const [name, viewport] of VIEWPORTS) {
       },
       { allow: blockedScript },
     );
+  });
+
+  test(`the checkout's island chunks are requested after its first paint (${name})`, async () => {
+    await withPage(browser, viewport, async (page) => {
+      await addBookToCart(page);
+      await checkoutWithIslands(page);
+      const timing = await page.evaluate(() => ({
+        firstPaint: performance.getEntriesByName('first-paint')[0]?.startTime,
+        chunks: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/(?!main-)[^/]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime })),
+      }));
+      expect(timing.firstPaint, 'first paint').toBeGreaterThan(0);
+      // The card form and the address check, and React with them.
+      expect(timing.chunks.length).toBeGreaterThanOrEqual(3);
+      for (const chunk of timing.chunks) expect(chunk.startTime, chunk.path).toBeGreaterThanOrEqual(timing.firstPaint!);
+    });
   });
 
   test(`a book page loads without a layout shift, and a toast comes and goes without moving it (${name})`, async () => {
