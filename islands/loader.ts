@@ -2,9 +2,9 @@
 // a <script type="application/json"> inside the element. An island marked
 // data-island-load="interaction" downloads nothing until the visitor reaches for it:
 // pointer or focus starts the download, the click mounts it and asks it to open.
-// data-island-load="idle" mounts once the browser has nothing better to do. The others start
-// downloading once the page has been painted, so that on a slow connection their chunks
-// (React among them) never share the bandwidth the first paint is waiting for.
+// data-island-load="idle" mounts once the browser has nothing better to do after the first
+// paint; the others start downloading as soon as the page has been painted. Neither then
+// shares a slow connection's bandwidth with the first paint.
 
 type IslandModule = { mount(element: HTMLElement, props: object): void };
 
@@ -21,7 +21,7 @@ export function mountIslands(root: ParentNode = document): void {
     if (!load) continue;
     const when = element.dataset.islandLoad;
     if (when === 'interaction') whenReachedFor(element, load);
-    else if (when === 'idle') whenIdle(() => void mount(element, load, {}));
+    else if (when === 'idle') afterFirstPaint(() => whenIdle(() => void mount(element, load, {})));
     else afterFirstPaint(() => void mount(element, load, {}));
   }
 }
