@@ -33,19 +33,22 @@ export interface Parent {
 
 /**
  * Signs `parents` in by turns, `perSecond` times a second, until stopped; then says how many
- * sign-ins succeeded and how the others failed (by status or error).
+ * sign-ins succeeded, how long they took (from asking for a session to the answer of the sign-in)
+ * and how the others failed (by status or error).
  */
 export function signInsAtRate(
   baseUrl: string,
   parents: readonly Parent[],
   perSecond: number,
-): () => Promise<{ done: number; failed: number; failures: Record<string, number> }> {
+): () => Promise<{ done: number; failed: number; failures: Record<string, number>; p50Ms: number; p99Ms: number }> {
   let done = 0;
+  const durations: number[] = [];
   let turn = 0;
   const failures: Record<string, number> = {};
   const fail = (why: string) => void (failures[why] = (failures[why] ?? 0) + 1);
   const inFlight = new Set<Promise<void>>();
   const signIn = async ({ email, password, address }: Parent) => {
+    const started = performance.now();
     const session = await fetch(`${baseUrl}/api/session`, { headers: { 'x-forwarded-for': address } });
     const cookie = session.headers
       .getSetCookie()
@@ -58,8 +61,9 @@ export function signInsAtRate(
       body: JSON.stringify({ email, password }),
     });
     await res.arrayBuffer();
-    if (res.ok) done += 1;
-    else fail(String(res.status));
+    if (!res.ok) return fail(String(res.status));
+    done += 1;
+    durations.push(performance.now() - started);
   };
   const timer = setInterval(() => {
     const attempt = signIn(parents[turn++ % parents.length]!).catch((err: unknown) =>
@@ -71,6 +75,8 @@ export function signInsAtRate(
   return async () => {
     clearInterval(timer);
     await Promise.all(inFlight);
-    return { done, failed: Object.values(failures).reduce((a, b) => a + b, 0), failures };
+    durations.sort((a, b) => a - b);
+    const at = (q: number) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))] ?? NaN;
+    return { done, failed: Object.values(failures).reduce((a, b) => a + b, 0), failures, p50Ms: at(0.5), p99Ms: at(0.99) };
   };
 }

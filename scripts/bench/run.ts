@@ -200,7 +200,7 @@ async function benchSetup(setup: string, shop: Running, rows: Row[], notes: stri
   const signIns = await stopSignIns();
   row(`GET ${asset} while ${SIGN_INS_PER_SECOND} sign-ins/s run`, loaded);
   notes.push(
-    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${(loaded.rps.median / alone.rps.median).toFixed(2)}x their throughput without (${signIns.done} sign-ins by ${parents.length} parents, ${signIns.failed} failed${signIns.failed ? `: ${byKind(signIns.failures)}` : ''})`,
+    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${(loaded.rps.median / alone.rps.median).toFixed(2)}x their throughput without (${signIns.done} sign-ins by ${parents.length} parents, each ${signIns.p50Ms.toFixed(0)} ms at the median and ${signIns.p99Ms.toFixed(0)} ms at p99; ${signIns.failed} failed${signIns.failed ? `: ${byKind(signIns.failures)}` : ''})`,
   );
 }
 

@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { HashingThreads } from '../../../src/features/accounts/hashing-threads.ts';
 import { createPasswordHasher } from '../../../src/features/accounts/password-hasher.ts';
 
 describe('the password hasher', () => {
@@ -29,16 +31,72 @@ describe('the password hasher', () => {
     await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
   });
 
-  it('hashes at most two passwords at once; the rest wait their turn', async () => {
-    const hasher = createPasswordHasher();
+  it('hashes in spare time: its threads run under SCHED_IDLE, so a page or a file never waits for one', async () => {
+    const hasher = createPasswordHasher({ promptAfterMs: 60_000 });
+    await hasher.hash('story-time-42');
+    // The thread stays up between jobs; field 41 of a thread's stat is its scheduling policy.
+    const policies = readdirSync('/proc/self/task').map((thread) => {
+      const stat = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+    });
+    expect(policies).toContain(SCHED_IDLE);
+    expect(hasher.load().prompted).toBe(0);
+  });
+
+  it('runs a job at normal priority when it finds no spare time, and drops the spare-time copy', async () => {
+    const spare = starvedThreads();
+    const hasher = createPasswordHasher({ promptAfterMs: 20, spare });
+    const hash = await hasher.hash('story-time-42');
+    expect(await hasher.verify(hash, 'story-time-42')).toBe(true);
+    expect(await hasher.verify(hash, 'story-time-43')).toBe(false);
+    expect(hasher.load().prompted).toBe(3);
+    // When the CPU frees up, the starved copies are skipped, not hashed a second time.
+    expect(spare.turnsSkipped()).toEqual([true, true, true]);
+  });
+
+  it('keeps the answer of a job that finished in spare time, without asking a normal-priority thread', async () => {
+    const prompt = starvedThreads();
+    const hasher = createPasswordHasher({ promptAfterMs: 60_000, prompt });
+    expect(await hasher.verify(await hasher.hash('pw'), 'pw')).toBe(true);
+    expect(prompt.jobs).toBe(0);
+  });
+
+  it('hashes at most two passwords at once at normal priority; the rest wait their turn', async () => {
+    const hasher = createPasswordHasher({ promptAfterMs: 10, spare: starvedThreads() });
     const passwords = ['a1', 'b2', 'c3', 'd4', 'e5'];
-    let busiest = 0;
-    const all = Promise.all(passwords.map((p) => hasher.hash(p)));
-    const watch = setInterval(() => (busiest = Math.max(busiest, hasher.load().hashing)), 1);
-    await expect.poll(() => hasher.load()).toEqual({ hashing: 2, waiting: 3 });
-    await all;
+    let [busiest, mostWaiting] = [0, 0];
+    const watch = setInterval(() => {
+      const { hashing, waiting } = hasher.load();
+      [busiest, mostWaiting] = [Math.max(busiest, hashing), Math.max(mostWaiting, waiting)];
+    }, 1);
+    await Promise.all(passwords.map((p) => hasher.hash(p)));
     clearInterval(watch);
     expect(busiest).toBe(2);
-    expect(hasher.load()).toEqual({ hashing: 0, waiting: 0 });
+    expect(mostWaiting).toBe(3);
+    expect(hasher.load()).toEqual({ hashing: 0, waiting: 0, prompted: 5 });
+  });
+
+  it('fails a malformed hash once, at either priority, without an unhandled rejection', async () => {
+    const hasher = createPasswordHasher({ promptAfterMs: 0 });
+    await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
+    await expect(hasher.verify('$argon2id$nonsense', 'pw')).rejects.toThrow();
   });
 });
+
+const SCHED_IDLE = 5;
+
+/** Threads on a CPU with no spare time: jobs wait until `turnsSkipped` gives each its turn. */
+function starvedThreads(): HashingThreads & { jobs: number; turnsSkipped(): boolean[] } {
+  const unlessOf: Array<() => boolean> = [];
+  return {
+    run: (_job, unless = () => false) => {
+      unlessOf.push(unless);
+      return new Promise(() => {});
+    },
+    load: () => ({ hashing: 0, waiting: 0 }),
+    get jobs() {
+      return unlessOf.length;
+    },
+    turnsSkipped: () => unlessOf.map((unless) => unless()),
+  };
+}
