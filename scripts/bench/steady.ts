@@ -62,7 +62,8 @@ export async function steadyRound(
   const make = async (visit: Visit, due: number) => {
     const made = visit();
     if (!made) return void answers.push({ status: 'no visitor free', ms: 0 });
-    let from = due;
+    // From when it was due, or from when it left if the timer let it leave early.
+    let from = Math.min(due, performance.now());
     for (const step of made.steps) {
       const status = await send(agent, baseUrl, step);
       const now = performance.now();
