@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { HashingThreads } from '../../../src/features/accounts/hashing-threads.ts';
+import { createHashingThreads, type HashingThreads } from '../../../src/features/accounts/hashing-threads.ts';
 import { createPasswordHasher } from '../../../src/features/accounts/password-hasher.ts';
 
 describe('the password hasher', () => {
@@ -52,6 +52,17 @@ describe('the password hasher', () => {
     expect(hasher.load().prompted).toBe(3);
     // When the CPU frees up, the starved copies are skipped, not hashed a second time.
     expect(spare.turnsSkipped()).toEqual([true, true, true]);
+  });
+
+  it('skips a job whose turn comes after its answer was found elsewhere', async () => {
+    const threads = createHashingThreads({ size: 1, spareTimeOnly: false });
+    const first = threads.run({ op: 'hash', password: 'a1' });
+    let answeredElsewhere = false;
+    const second = threads.run({ op: 'hash', password: 'b2' }, () => answeredElsewhere);
+    expect(threads.load()).toEqual({ hashing: 1, waiting: 1 });
+    answeredElsewhere = true;
+    expect(await first).toMatch(/^\$argon2id\$/);
+    expect(await second).toBeUndefined();
   });
 
   it('keeps the answer of a job that finished in spare time, without asking a normal-priority thread', async () => {
