@@ -5,10 +5,13 @@ import knexFactory, { type Knex } from 'knex';
 import { Model, knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../migrations/index.ts';
 import type { Logger } from './log.ts';
+import { Lru } from './lib/lru.ts';
 
 export type Db = Knex;
 
 const CONNECT_TIMEOUT_MS = 3000;
+/** Statements an SQLite connection keeps compiled, by their SQL. */
+const STATEMENTS_KEPT = 500;
 const ACQUIRE_TIMEOUT_MS = 5000;
 
 export interface DbOptions {
@@ -18,6 +21,22 @@ export interface DbOptions {
   sqliteFile?: string;
   /** Where knex's own warnings go (a failed pool connection, for one); the console without it. */
   log?: Pick<Logger, 'warn' | 'error' | 'debug'>;
+}
+
+/**
+ * knex asks better-sqlite3 to prepare every query anew, and compiling the SQL costs SQLite
+ * more than running one of the shop's small queries: the connection keeps its statements by
+ * their SQL instead. knex runs a statement to its end before the next query (better-sqlite3
+ * is synchronous) and never changes its modes, so one statement serves every query with that SQL.
+ */
+function keepPreparedStatements(conn: Database.Database): void {
+  const kept = new Lru<Database.Statement>(STATEMENTS_KEPT, Number.POSITIVE_INFINITY);
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = ((sql: string) => {
+    let statement = kept.get(sql);
+    if (!statement) kept.set(sql, (statement = prepare(sql)), 1);
+    return statement;
+  }) as typeof conn.prepare;
 }
 
 export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', log: logger }: DbOptions): Knex.Config {
@@ -67,10 +86,11 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', l
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(s: string): void }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: Database.Database, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        keepPreparedStatements(conn);
         done(null, conn);
       },
     },

@@ -74,4 +74,28 @@ describe('migrations', () => {
     ];
     expect(row).toEqual({ zone: '+00:00', drift: 0 });
   });
+
+  it('compiles each SQL statement once per SQLite connection, and reads fresh rows and columns through it', async () => {
+    if (db.client.config.client !== 'better-sqlite3') return expect(database.databaseUrl).toBeDefined();
+    const conn = (await db.client.acquireConnection()) as { prepare(sql: string): unknown };
+    try {
+      expect(conn.prepare('select 1 as n')).toBe(conn.prepare('select 1 as n'));
+    } finally {
+      await db.client.releaseConnection(conn);
+    }
+    await db.schema.createTable('kept_statements', (t) => t.integer('n'));
+    try {
+      await db('kept_statements').insert({ n: 1 });
+      expect(await db('kept_statements').select('*')).toEqual([{ n: 1 }]);
+      await db('kept_statements').insert({ n: 2 });
+      expect(await db('kept_statements').select('*')).toEqual([{ n: 1 }, { n: 2 }]);
+      await db.schema.alterTable('kept_statements', (t) => t.string('label').defaultTo('pup'));
+      expect(await db('kept_statements').select('*')).toEqual([
+        { n: 1, label: 'pup' },
+        { n: 2, label: 'pup' },
+      ]);
+    } finally {
+      await db.schema.dropTable('kept_statements');
+    }
+  });
 });
