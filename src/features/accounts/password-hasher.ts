@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHashingThreads, type HashingThreads, type HashJob } from './hashing-threads.ts';
 
-export { ARGON2_OPTIONS } from './hashing-threads.ts';
-
 // A hash costs a core 10-25 ms. It first runs in the CPU's spare time, so a sign-in never
 // delays a page or a file. When the CPU has none (a flood, or a busy sale), the same job also
 // goes to a normal-priority thread after PROMPT_AFTER_MS and the first answer wins: a sign-in
