@@ -11,12 +11,6 @@ const PROMPT_AFTER_MS = 150;
 const THREADS = 2;
 const LATE = Symbol('late');
 
-/** The promise itself, marked handled: the race's loser may fail after the winner answered. */
-function markedHandled<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => {});
-  return promise;
-}
-
 /**
  * Hashes and checks passwords on threads of their own: in spare time first, at normal priority
  * when a job has waited PROMPT_AFTER_MS (the pools are parameters for tests).
@@ -33,12 +27,13 @@ export function createPasswordHasher({
     // A job whose turn comes after the other thread answered is skipped (it resolves undefined,
     // too late to win a race).
     const unlessAnswered = () => answered;
-    const inSpareTime = markedHandled(spare.run(job, unlessAnswered));
+    // Both copies go through a race, which handles the loser failing after the winner answered.
+    const inSpareTime = spare.run(job, unlessAnswered);
     try {
       const first = await Promise.race([inSpareTime, sleep(promptAfterMs, LATE, { ref: false })]);
       if (first !== LATE) return first!;
       prompted += 1;
-      return (await Promise.race([inSpareTime, markedHandled(prompt.run(job, unlessAnswered))]))!;
+      return (await Promise.race([inSpareTime, prompt.run(job, unlessAnswered)]))!;
     } finally {
       answered = true;
     }
