@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createHashingThreads, type HashingThreads } from '../../../src/features/accounts/hashing-threads.ts';
 import { createPasswordHasher } from '../../../src/features/accounts/password-hasher.ts';
@@ -41,6 +42,14 @@ describe('the password hasher', () => {
     });
     expect(policies).toContain(SCHED_IDLE);
     expect(hasher.load().prompted).toBe(0);
+  });
+
+  it('hashes in spare time on every core but one (one core on two), so a core can always go idle', async () => {
+    const hasher = createPasswordHasher({ promptAfterMs: 60_000 });
+    const cores = availableParallelism();
+    const jobs = Promise.all(Array.from({ length: cores + 1 }, (_, i) => hasher.hash(`pw-${i}`)));
+    expect(hasher.load()).toEqual({ hashing: Math.max(1, cores - 1), waiting: cores + 1 - Math.max(1, cores - 1), prompted: 0 });
+    await jobs;
   });
 
   it('runs a job at normal priority when it finds no spare time, and drops the spare-time copy', async () => {
