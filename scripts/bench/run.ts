@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { measure, signInsAtRate, type Parent, type Target } from './load.ts';
+import { measure, signInsAtRate, type Parent, type SignIns, type Target } from './load.ts';
 import { startReference, startServices, startShop, type Running } from './processes.ts';
 import { rssMbOf } from './proc.ts';
 import { steadyRound, type Step, type Visit } from './steady.ts';
-import { byKind, markdownTable, summarise, type Round, type Row, type Summary } from './stats.ts';
+import { byKind, markdownTable, median, percentile, summarise, type Round, type Row, type Summary } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 1 : 3;
@@ -18,6 +18,9 @@ const WARM_UP_SECONDS = quick ? 1 : 2;
 const MIXED_SECONDS = quick ? 3 : 10;
 const MIXED_RATE = 300;
 const SIGN_INS_PER_SECOND = 20;
+// More rounds for the static file beside sign-ins: its goal is a ratio of two noisy numbers.
+const PAIRED_ROUNDS = quick ? 1 : 5;
+const SIGN_IN_LEAD_MS = quick ? 200 : 1000;
 const REST_MS = quick ? 5000 : 20_000;
 const OUTPUT = path.resolve('bench', quick ? 'results-quick.md' : 'results.md');
 
@@ -191,17 +194,46 @@ async function benchSetup(setup: string, shop: Running, rows: Row[], notes: stri
   const home = await (await fetch(`${shop.baseUrl}/`)).text();
   const asset = /href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
   if (!asset) throw new Error('the home page links no stylesheet under /assets');
-  const alone = await rounds(shop, { path: asset }, `${setup}: static ${asset}`);
-  row(`GET ${asset}`, alone);
   // As on a busy evening: a different parent each time, each from home.
   const parents = await Promise.all(Array.from({ length: SIGN_INS_PER_SECOND }, (_, n) => signedUpParent(shop.baseUrl, n)));
-  const stopSignIns = signInsAtRate(shop.baseUrl, parents, SIGN_INS_PER_SECOND);
-  const loaded = await rounds(shop, { path: asset }, `${setup}: static while signing in`);
-  const signIns = await stopSignIns();
+  const { alone, loaded, ratios, signIns } = await staticBesideSignIns(shop, { path: asset }, parents, setup);
+  row(`GET ${asset}`, alone);
   row(`GET ${asset} while ${SIGN_INS_PER_SECOND} sign-ins/s run`, loaded);
+  const failed = Object.values(signIns.failures).reduce((a, b) => a + b, 0);
+  const [fastest, slowest] = [Math.min(...ratios), Math.max(...ratios)].map((r) => r.toFixed(2));
   notes.push(
-    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${(loaded.rps.median / alone.rps.median).toFixed(2)}x their throughput without (${signIns.done} sign-ins by ${parents.length} parents, each ${signIns.p50Ms.toFixed(0)} ms at the median and ${signIns.p99Ms.toFixed(0)} ms at p99; ${signIns.failed} failed${signIns.failed ? `: ${byKind(signIns.failures)}` : ''})`,
+    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${median(ratios).toFixed(2)}x their throughput without (median of ${ratios.length} paired rounds, ${fastest}-${slowest}x; ${signIns.durationsMs.length} sign-ins by ${parents.length} parents, each ${percentile(signIns.durationsMs, 50).toFixed(0)} ms at the median and ${percentile(signIns.durationsMs, 99).toFixed(0)} ms at p99; ${failed} failed${failed ? `: ${byKind(signIns.failures)}` : ''})`,
   );
+}
+
+/**
+ * A static file alone and while sign-ins run, in turns: a round without, then a round with.
+ * The machine's speed drifts over a run (other tenants, its own clock), and taken in turns
+ * both sides of each ratio see the same drift.
+ */
+async function staticBesideSignIns(
+  shop: Running,
+  target: Target,
+  parents: Parent[],
+  setup: string,
+): Promise<{ alone: Summary; loaded: Summary; ratios: number[]; signIns: SignIns }> {
+  say(`${setup}: static alone and while signing in, in turns`);
+  await measure(shop.baseUrl, shop.pid, target, WARM_UP_SECONDS);
+  const alone: Round[] = [];
+  const loaded: Round[] = [];
+  const signIns: SignIns = { durationsMs: [], failures: {} };
+  for (let i = 0; i < PAIRED_ROUNDS; i += 1) {
+    alone.push(await measure(shop.baseUrl, shop.pid, target, SECONDS));
+    const stopSignIns = signInsAtRate(shop.baseUrl, parents, SIGN_INS_PER_SECOND);
+    // The round starts once sign-ins are arriving steadily.
+    await sleep(SIGN_IN_LEAD_MS);
+    loaded.push(await measure(shop.baseUrl, shop.pid, target, SECONDS));
+    const { durationsMs, failures } = await stopSignIns();
+    signIns.durationsMs.push(...durationsMs);
+    for (const [kind, n] of Object.entries(failures)) signIns.failures[kind] = (signIns.failures[kind] ?? 0) + n;
+  }
+  const ratios = loaded.map((round, i) => round.requestsPerSecond / alone[i]!.requestsPerSecond);
+  return { alone: summarise(alone), loaded: summarise(loaded), ratios, signIns };
 }
 
 async function main(): Promise<void> {
@@ -250,6 +282,7 @@ async function main(): Promise<void> {
     `The shop in production mode (compiled server, one process, WEB_CONCURRENCY=1), autocannon with 10 connections in the same`,
     `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up. The mixed rows send ${MIXED_SECONDS} s of`,
     `visits spread evenly at a steady rate over at most 20 connections, each latency counted from when its request was due.`,
+    `The stylesheet is measured alone and while sign-ins run in ${PAIRED_ROUNDS} pairs of rounds, taken in turns.`,
     `The references serve the exact bytes of the shop's anonymous /books page: bare node:http from memory, express.static from a file.`,
     `CPU ms/request is the server process's user + system time (/proc/<pid>/stat) over the requests answered. Errors: answers of 400`,
     `or more (non-2xx for autocannon) and connection errors over all rounds, by kind where known.`,
