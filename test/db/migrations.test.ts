@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -76,26 +79,29 @@ describe('migrations', () => {
   });
 
   it('compiles each SQL statement once per SQLite connection, and reads fresh rows and columns through it', async () => {
-    if (db.client.config.client !== 'better-sqlite3') return expect(database.databaseUrl).toBeDefined();
-    const conn = (await db.client.acquireConnection()) as { prepare(sql: string): unknown };
+    // The embedded database of its own, whichever database this run's other tests use.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-statements-'));
+    const sqlite = connectDb({ dataDir });
     try {
-      expect(conn.prepare('select 1 as n')).toBe(conn.prepare('select 1 as n'));
-    } finally {
-      await db.client.releaseConnection(conn);
-    }
-    await db.schema.createTable('kept_statements', (t) => t.integer('n'));
-    try {
-      await db('kept_statements').insert({ n: 1 });
-      expect(await db('kept_statements').select('*')).toEqual([{ n: 1 }]);
-      await db('kept_statements').insert({ n: 2 });
-      expect(await db('kept_statements').select('*')).toEqual([{ n: 1 }, { n: 2 }]);
-      await db.schema.alterTable('kept_statements', (t) => t.string('label').defaultTo('pup'));
-      expect(await db('kept_statements').select('*')).toEqual([
+      const conn = (await sqlite.client.acquireConnection()) as { prepare(sql: string): unknown };
+      try {
+        expect(conn.prepare('select 1 as n')).toBe(conn.prepare('select 1 as n'));
+      } finally {
+        await sqlite.client.releaseConnection(conn);
+      }
+      await sqlite.schema.createTable('kept_statements', (t) => t.integer('n'));
+      await sqlite('kept_statements').insert({ n: 1 });
+      expect(await sqlite('kept_statements').select('*')).toEqual([{ n: 1 }]);
+      await sqlite('kept_statements').insert({ n: 2 });
+      expect(await sqlite('kept_statements').select('*')).toEqual([{ n: 1 }, { n: 2 }]);
+      await sqlite.schema.alterTable('kept_statements', (t) => t.string('label').defaultTo('pup'));
+      expect(await sqlite('kept_statements').select('*')).toEqual([
         { n: 1, label: 'pup' },
         { n: 2, label: 'pup' },
       ]);
     } finally {
-      await db.schema.dropTable('kept_statements');
+      await sqlite.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

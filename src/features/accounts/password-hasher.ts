@@ -13,7 +13,7 @@ const PROMPT_THREADS = 2;
 // Spare-time threads: two at most (each holds 19 MiB while it hashes), and never one on every
 // core. Linux moves waiting work onto a core when it goes idle, and a core always running
 // spare-time work never does: with both cores of two busy in spare time, static files were
-// served 10-20% slower; with one, 0-6% slower.
+// served 12-21% slower; with one, 0-6% slower.
 const SPARE_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 const LATE = Symbol('late');
 
