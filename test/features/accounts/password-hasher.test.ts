@@ -74,6 +74,18 @@ describe('the password hasher', () => {
     expect(await second).toBeUndefined();
   });
 
+  it('gives spare time half a second before asking a normal-priority thread', async () => {
+    const prompt = starvedThreads();
+    const slowSpare: HashingThreads = {
+      run: () => new Promise((resolve) => setTimeout(() => resolve('$argon2id$v=19$m=19456,t=2,p=1$late'), 300)),
+      load: () => ({ hashing: 0, waiting: 0 }),
+    };
+    const hasher = createPasswordHasher({ spare: slowSpare, prompt });
+    expect(await hasher.hash('story-time-42')).toBe('$argon2id$v=19$m=19456,t=2,p=1$late');
+    expect(prompt.jobs).toBe(0);
+    expect(hasher.load().prompted).toBe(0);
+  });
+
   it('keeps the answer of a job that finished in spare time, without asking a normal-priority thread', async () => {
     const prompt = starvedThreads();
     const hasher = createPasswordHasher({ promptAfterMs: 60_000, prompt });
