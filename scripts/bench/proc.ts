@@ -19,3 +19,10 @@ export function rssMbOf(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kb) / 1024;
 }
+
+/** The machine's CPU time so far, in ticks: all of it, and what the hypervisor gave other guests (steal). */
+export function machineTicks(): { total: number; steal: number } {
+  // The first line of /proc/stat: cpu user nice system idle iowait irq softirq steal guest guest_nice.
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7] ?? 0 };
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { measure, signInsAtRate, type Parent, type SignIns, type Target } from './load.ts';
 import { startReference, startServices, startShop, type Running } from './processes.ts';
-import { rssMbOf } from './proc.ts';
+import { machineTicks, rssMbOf } from './proc.ts';
 import { steadyRound, type Step, type Visit } from './steady.ts';
 import { byKind, markdownTable, median, percentile, summarise, type Round, type Row, type Summary } from './stats.ts';
 
@@ -241,6 +241,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const notes: string[] = [];
   const started = new Date();
+  const ticksAtStart = machineTicks();
   const load = loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
@@ -274,10 +275,13 @@ async function main(): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   const cpu = cpus();
+  const ticksAtEnd = machineTicks();
+  // On a virtual machine, CPU time other guests took makes every number of the run smaller and noisier.
+  const stealPercent = (100 * (ticksAtEnd.steal - ticksAtStart.steal)) / (ticksAtEnd.total - ticksAtStart.total);
   const report = [
     `# Benchmark${quick ? ' (quick check: one short round, not for comparison)' : ''}`,
     '',
-    `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load}`,
+    `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load} · CPU time taken by other guests (steal) over the run ${stealPercent.toFixed(0)}%`,
     '',
     `The shop in production mode (compiled server, one process, WEB_CONCURRENCY=1), autocannon with 10 connections in the same`,
     `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up. The mixed rows send ${MIXED_SECONDS} s of`,
