@@ -7,8 +7,8 @@ import { createHashingThreads, type HashingThreads, type HashJob } from './hashi
 // goes to a normal-priority thread after PROMPT_AFTER_MS and the first answer wins: a sign-in
 // then waits this much longer, never indefinitely. Spare time comes in gaps, so a busy CPU
 // still finishes most hashes in it, only later: at 20 sign-ins/s beside a saturating load,
-// 150 ms sent 16-30% of them to normal priority as well (hashed twice, once against the pages),
-// 500 ms 1-4%, and static files were served about 7% faster.
+// 150 ms sent 13-21% of them to normal priority as well (hashed twice, once against the pages),
+// 500 ms 0-3%, and static files were served about 7% faster.
 const PROMPT_AFTER_MS = 500;
 // Two threads at normal priority: a login flood keeps at most two cores hashing, whatever
 // arrives, and never fills libuv's pool, which file reads and DNS lookups share.
