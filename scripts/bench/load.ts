@@ -82,13 +82,13 @@ export function signInsAtRate(baseUrl: string, parents: readonly Parent[], perSe
 // with node:http.
 const signInAgent = new http.Agent({ keepAlive: true });
 
-/** One request as a browser sends it (asking for compression), and its answer as text. */
+/** One request as a browser sends it (asking for the compression the shop offers), and its answer as text. */
 function send(
   url: string,
   { method = 'GET', headers, body }: { method?: string; headers: Record<string, string>; body?: string },
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const asked = { 'accept-encoding': 'gzip, deflate, br', ...headers };
+    const asked = { 'accept-encoding': 'gzip, br', ...headers };
     const req = http.request(url, { method, headers: asked, agent: signInAgent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
