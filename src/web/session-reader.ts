@@ -4,7 +4,7 @@ import { unsign } from 'cookie-signature';
 import { Lru } from '../lib/lru.ts';
 import type { SessionData, Store } from 'express-session';
 import type { RedisClient } from './session.ts';
-import { SessionStoreTimeout } from './store-deadline.ts';
+import { DeadlineExceeded, withinDeadline } from '../lib/deadline.ts';
 import { isServiceUnavailable } from './unavailable.ts';
 
 /** A stored session as the store gives it back, with the expiry its cookie carries. */
@@ -52,22 +52,13 @@ export function storeLoader(store: Store): SessionLoader {
 
 /**
  * Loads from Redis the way the store keeps sessions (JSON under prefix + id; Redis expires
- * them), with a deadline of its own instead of the client's per-command timeout, which costs
- * a catalogue page an abort signal and its timer for every read. A read past the deadline is
- * an outage, as it is for the store (store-deadline.ts).
+ * them), with the store's deadline: a read past it is an outage, as it is for the store
+ * (store-deadline.ts).
  */
 export function redisSessionLoader(client: RedisClient, prefix: string, deadlineMs: number): SessionLoader {
   return async (sid) => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new SessionStoreTimeout(deadlineMs)), deadlineMs);
-    });
-    try {
-      const data = await Promise.race([client.sendCommand<string | null>(['GET', prefix + sid], { timeout: 0 }), deadline]);
-      return data ? (JSON.parse(data) as StoredSession) : undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+    const data = await withinDeadline(client.get(prefix + sid), deadlineMs, () => new DeadlineExceeded('the session store', deadlineMs));
+    return data ? (JSON.parse(data) as StoredSession) : undefined;
   };
 }
 

@@ -27,9 +27,9 @@ declare module 'express-session' {
 export const SESSION_COOKIE = 'shop.sid';
 
 /** How long a request waits for Redis before answering 503. */
-const REDIS_DEADLINE_MS = 1500;
+export const REDIS_DEADLINE_MS = 1500;
 /** The SQL store waits for a pool connection first (db.ts bounds that wait), then its query. */
-const SQL_DEADLINE_MS = 8000;
+export const SQL_DEADLINE_MS = 8000;
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -52,7 +52,9 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       // While Redis is out, a command fails at once (the request answers 503) instead of
       // waiting in a queue for the reconnection.
       disableOfflineQueue: true,
-      commandOptions: { timeout: REDIS_DEADLINE_MS },
+      // No per-command timeout: the client's stops once a command is written, so it cannot see a
+      // Redis that takes commands and answers nothing, and it costs every command an abort signal
+      // and a timer. Each use sets a deadline of its own: the session store and reader, the throttles.
       socket: {
         connectTimeout: REDIS_DEADLINE_MS,
         // Keep reconnecting for as long as the outage lasts, at most two seconds apart.

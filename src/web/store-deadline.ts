@@ -1,12 +1,5 @@
 import session, { type SessionData, type Store } from 'express-session';
-
-/** A session store that did not answer in time; answered as 503 like any outage. */
-export class SessionStoreTimeout extends Error {
-  readonly code = 'ETIMEDOUT';
-  constructor(ms: number) {
-    super(`the session store did not answer within ${ms} ms`);
-  }
-}
+import { DeadlineExceeded } from '../lib/deadline.ts';
 
 type Callback = (err?: unknown, value?: unknown) => void;
 
@@ -35,7 +28,7 @@ export class DeadlineStore extends session.Store {
       clearTimeout(timer);
       callback?.(err, value);
     };
-    const timer = setTimeout(() => finish(new SessionStoreTimeout(this.ms)), this.ms);
+    const timer = setTimeout(() => finish(new DeadlineExceeded('the session store', this.ms)), this.ms);
     try {
       const result = run(finish);
       if (result instanceof Promise) result.catch((err: unknown) => finish(err));

@@ -2,13 +2,15 @@ import type { Knex } from 'knex';
 import { createHash } from 'node:crypto';
 import { RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { isMySql, type Db } from '../db.ts';
-import type { RedisClient } from './session.ts';
+import { DeadlineExceeded, withinDeadline } from '../lib/deadline.ts';
+import { REDIS_DEADLINE_MS, SQL_DEADLINE_MS, type RedisClient } from './session.ts';
 
 /**
  * Limits shared by every app process, in Redis when it is configured, otherwise in the
  * database's rate_limits table. An attempt is reserved atomically before the work it guards
  * (a password hash, a mail), so a burst of parallel requests cannot slip past a check that
- * has not been counted yet.
+ * has not been counted yet. A store that does not answer in time is an outage (503), as it is
+ * for sessions.
  */
 export interface Limit {
   /** Attempts allowed per window. */
@@ -40,9 +42,17 @@ export interface LimitsOptions {
   prefix?: string | undefined;
   /** Limits replaced by name (tests that sign up many parents from one address). */
   overrides?: Readonly<Record<string, Limit>> | undefined;
+  /** How long a check waits for the store: the sessions' deadline for the same store by default. */
+  deadlineMs?: number | undefined;
 }
 
-export function createLimits({ db, redis, prefix = 'shop:throttle:', overrides = {} }: LimitsOptions): Limits {
+export function createLimits({
+  db,
+  redis,
+  prefix = 'shop:throttle:',
+  overrides = {},
+  deadlineMs = redis ? REDIS_DEADLINE_MS : SQL_DEADLINE_MS,
+}: LimitsOptions): Limits {
   let sweeping = false;
   return (name, limit) => {
     const { points, windowMs } = overrides[name] ?? limit;
@@ -70,15 +80,16 @@ export function createLimits({ db, redis, prefix = 'shop:throttle:', overrides =
             tableCreated: true,
             clearExpiredByTimeout: sweep,
           });
-    return wrap(limiter, points);
+    return wrap(limiter, points, deadlineMs);
   };
 }
 
-function wrap(limiter: RateLimiterAbstract, points: number): Limiter {
+function wrap(limiter: RateLimiterAbstract, points: number, deadlineMs: number): Limiter {
+  const inTime = <T>(work: Promise<T>) => withinDeadline(work, deadlineMs, () => new DeadlineExceeded('the throttle store', deadlineMs));
   return {
     async reserve(key) {
       try {
-        const res = await limiter.consume(storeKey(key));
+        const res = await inTime(limiter.consume(storeKey(key)));
         return { allowed: true, used: res.consumedPoints };
       } catch (err) {
         // The library rejects with a result when the limit is spent, and with an Error when the store fails.
@@ -87,10 +98,10 @@ function wrap(limiter: RateLimiterAbstract, points: number): Limiter {
       }
     },
     async giveBack(key) {
-      await limiter.reward(storeKey(key), 1);
+      await inTime(limiter.reward(storeKey(key), 1));
     },
     async clear(key) {
-      await limiter.delete(storeKey(key));
+      await inTime(limiter.delete(storeKey(key)));
     },
   };
 }

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../helpers/app.ts';
 import { ask, eventually, unavailableAnswers, underLoad } from '../helpers/outage.ts';
 import { redisServer, type ServiceProcess } from '../helpers/service-process.ts';
+import { DeadlineExceeded } from '../../src/lib/deadline.ts';
+import { createLimits } from '../../src/web/throttle.ts';
+import { isServiceUnavailable } from '../../src/web/unavailable.ts';
 
 let redis: ServiceProcess;
 let shop: TestShop;
@@ -54,4 +57,26 @@ describe('a Redis outage', () => {
     const back = await eventually(agents[0]!, '/api/session', (a) => a.status === 200);
     expect(back.status).toBe(200);
   }, 60_000);
+
+  // A sign-in or a mail whose session was read just before Redis fell silent still reaches a
+  // throttle: it gives up at its deadline, an outage like any other, instead of waiting for Redis.
+  it('gives a throttle up at its deadline while Redis accepts commands but answers nothing', async () => {
+    const limiter = createLimits({ db: shop.db, redis: shop.sessions.redis, deadlineMs: 300 })('outage', {
+      points: 5,
+      windowMs: 60_000,
+    });
+    expect((await limiter.reserve('parent@example.com')).allowed).toBe(true);
+    redis.pause();
+    try {
+      for (const attempt of [limiter.reserve('parent@example.com'), limiter.giveBack('parent@example.com'), limiter.clear('x')]) {
+        const err = await attempt.catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DeadlineExceeded);
+        expect(isServiceUnavailable(err)).toBe(true);
+      }
+    } finally {
+      redis.resume();
+    }
+    await eventually(shop.browser(), '/api/session', (a) => a.status === 200);
+    expect((await limiter.reserve('parent@example.com')).used).toBe(2);
+  }, 30_000);
 });

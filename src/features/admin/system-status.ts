@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { behindProxy, type Config } from '../../config.ts';
 import type { Knex } from 'knex';
+import { withinDeadline } from '../../lib/deadline.ts';
 import type { Db } from '../../db.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
@@ -75,15 +76,6 @@ export interface SystemStatusDeps {
   timeoutMs?: number;
 }
 
-/** Rejects when `work` has not settled within `ms`; the work itself is left to finish on its own. */
-export function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`No answer within ${ms / 1000} seconds.`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'Unknown error.';
 
 async function count(db: Db, table: string, where: (q: Knex.QueryBuilder) => void = () => {}): Promise<number> {
@@ -94,7 +86,8 @@ async function count(db: Db, table: string, where: (q: Knex.QueryBuilder) => voi
 }
 
 export function createSystemStatus({ db, payments, mailer, config, timeoutMs = STATUS_TIMEOUT_MS }: SystemStatusDeps) {
-  const bounded = <T>(work: () => Promise<T>) => withinTime(Promise.resolve().then(work), timeoutMs);
+  const bounded = <T>(work: () => Promise<T>) =>
+    withinDeadline(Promise.resolve().then(work), timeoutMs, () => new Error(`No answer within ${timeoutMs / 1000} seconds.`));
 
   async function paymentStatus(): Promise<PaymentStatus> {
     const base = { provider: payments.name, isLive: payments.isLive };

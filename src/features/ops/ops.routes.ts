@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { withinDeadline } from '../../lib/deadline.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 
 export interface ReadinessProbe {
@@ -19,7 +20,7 @@ export function healthRoutes(probes: ReadinessProbe[]): Router {
     const results = await Promise.all(
       probes.map(async (probe) => {
         try {
-          await withTimeout(probe.check(), 2000);
+          await withinDeadline(probe.check(), 2000, () => new Error(`${probe.name} did not answer`));
           return [probe.name, 'ok'] as const;
         } catch {
           return [probe.name, 'unavailable'] as const;
@@ -84,8 +85,4 @@ export function crawlerRoutes(catalog: CatalogService, publicUrl: string): Route
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }
