@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
-import express, { type RequestHandler } from 'express';
+import compression from 'compression';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
 import type { Logger } from './log.ts';
@@ -28,7 +28,6 @@ import { endStaleSessions } from './features/accounts/session-validity.ts';
 import { cartApi } from './features/cart/cart.api.ts';
 import { cartPages } from './features/cart/cart.pages.ts';
 import { createCartService } from './features/cart/cart.service.ts';
-import { cartBadgeText } from './features/cart/badge.ts';
 import { catalogApi } from './features/catalog/catalog.api.ts';
 import { catalogPages } from './features/catalog/catalog.pages.ts';
 import { createCatalogService } from './features/catalog/catalog.service.ts';
@@ -40,23 +39,18 @@ import { crawlerRoutes, healthRoutes } from './features/ops/ops.routes.ts';
 import { sessionApi } from './features/session/session.api.ts';
 import { sitePages } from './features/site/site.pages.ts';
 import type { Assets } from './web/assets.ts';
-import { staticFiles } from './web/static-files.ts';
 import { COVERS_URL } from './features/catalog/cover.ts';
-import { compressResponses } from './web/compress-responses.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
 import { pageLocals } from './web/locals.ts';
-import { pageSecurityHeaders, securityHeaders } from './web/security.ts';
-import { insecureCookieWarning, SESSION_COOKIE, sessionMaxAgeMs, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { pageCache } from './web/page-cache.ts';
-import { sessionPages } from './web/session-pages.ts';
-import { sessionReader, sqliteSessionLoader } from './web/session-reader.ts';
+import { securityHeaders } from './web/security.ts';
+import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
+import { builtAssets, publicFiles } from './web/static-files.ts';
+import { headerFacts } from './features/session/header-facts.ts';
+import { usePasswordCost } from './features/accounts/passwords.ts';
 import { personalPages } from './web/session-presence.ts';
-import { pageVisitor } from './features/session/page-visitor.ts';
-import { visitorFactsReader } from './features/session/visitor-facts.ts';
-import { frontDoor, type ShopHandler } from './web/front-door.ts';
 import { requestLog } from './web/request-log.ts';
-import { immutableAssets } from './web/immutable-assets.ts';
 import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
@@ -97,10 +91,6 @@ export interface AppDeps {
   mailer: Mailer;
   payments: PaymentProvider;
   throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
-  /** The catalogue version read at once, on the embedded database (catalogue-version.ts). */
-  readCatalogueVersionNow?: (() => number) | undefined;
-  /** The embedded database's read-only connection (openSqliteReader), for the pages answered before the app. */
-  sqliteReader?: Database.Database | undefined;
   /** Work done after answering (reset links); tests wait for it. */
   later?: Deferred;
 }
@@ -117,14 +107,11 @@ export function createApp({
   mailer,
   payments,
   throttles,
-  readCatalogueVersionNow,
-  sqliteReader,
   later = createDeferred((err) => log.error({ err }, 'background work failed')),
-}: AppDeps): ShopHandler {
+}: AppDeps): Express {
   const app = express();
-  const catalogue = watchCatalogue({ db, redis: sessions.redis, readNow: readCatalogueVersionNow });
+  const catalogue = watchCatalogue({ db, redis: sessions.redis });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
-  const pageHeaders = pageSecurityHeaders(security);
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });
   const catalog = createCatalogService(db, catalogue);
   const accounts = createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl });
@@ -150,13 +137,14 @@ export function createApp({
     notifyEmail: config.SHOP_NOTIFY_EMAIL,
   });
 
+  usePasswordCost(config.PASSWORD_HASH_COST);
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  const views = useEta(app, { cache: config.isProduction });
+  useEta(app, { cache: config.isProduction });
   // Defaults for pages rendered before pageLocals runs (an error early in the stack).
   Object.assign(app.locals, {
     assets,
@@ -170,28 +158,16 @@ export function createApp({
     csrfToken: () => '',
     hasSession: false,
   });
-  const renderHeader = (locals: Record<string, unknown>) => views.render('partials/header', { ...app.locals, ...locals });
-  const pages = pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE, headers: pageHeaders, renderHeader });
-  const pagesForSessions = sessionPages({
-    pages,
-    readSession: sessionReader({
-      // Sessions in the embedded database are read on its read-only connection.
-      load: sqliteReader && !sessions.redis ? sqliteSessionLoader(sqliteReader) : sessions.load,
-      secret: config.SESSION_SECRET,
-      cookieName: SESSION_COOKIE,
-    }),
-    visitorOf: pageVisitor(visitorFactsReader(db, sqliteReader)),
-    renderHeader,
-    headers: pageHeaders,
-    maxAgeMs: sessionMaxAgeMs(config),
-  });
 
+  // How a request flows: logged, given the security headers, answered from the page cache or
+  // as a file when it can be, compressed, and otherwise routed below.
   app.use(requestLog(log));
   app.use(securityHeaders(security));
-  app.use(staticFiles());
+  app.use(pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE }));
+  app.use('/assets', builtAssets());
+  app.use(publicFiles());
   app.use(COVERS_URL, uploadedFiles(coversDir(config.uploadsDir)));
-  app.use(compressResponses);
-  app.use(pages.keep);
+  app.use(compression());
 
   app.use(
     healthRoutes([
@@ -223,7 +199,7 @@ export function createApp({
   api.use((_req, _res, next) => next(notFoundError()));
   app.use('/api', api);
 
-  app.use(pageLocals({ accounts, carts, cartBadgeText, loggedOut: ACCOUNT_MESSAGES.loggedOut }));
+  app.use(pageLocals({ headerFacts: headerFacts({ accounts, carts }), loggedOut: ACCOUNT_MESSAGES.loggedOut }));
   app.use(personalPages);
   app.use(passwordChangeGate);
   app.use(sitePages(catalog));
@@ -257,7 +233,7 @@ export function createApp({
 
   app.use(notFound);
   app.use(handleErrors(log));
-  return frontDoor(app, [immutableAssets(pageHeaders), pages.answer, pagesForSessions], log);
+  return app;
 }
 
 const noStore: RequestHandler = (_req, res, next) => {

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { Model, knexSnakeCaseMappers } from 'objection';
 import { migrationSource } from '../migrations/index.ts';
 import type { Logger } from './log.ts';
-import { Lru } from './lib/lru.ts';
+import { LRUCache } from 'lru-cache';
 
 export type Db = Knex;
 
@@ -28,13 +28,15 @@ export interface DbOptions {
  * more than running one of the shop's small queries: the connection keeps its statements by
  * their SQL instead. knex runs a statement to its end before the next query (better-sqlite3
  * is synchronous) and never changes its modes, so one statement serves every query with that SQL.
+ * The shop's one replaced library method (the README says why): knex has no hook for
+ * it, and it lives on the one connection object knex's pool hands us here.
  */
 function keepPreparedStatements(conn: Database.Database): void {
-  const kept = new Lru<Database.Statement>(STATEMENTS_KEPT, Number.POSITIVE_INFINITY);
+  const kept = new LRUCache<string, Database.Statement>({ max: STATEMENTS_KEPT });
   const prepare = conn.prepare.bind(conn);
   conn.prepare = ((sql: string) => {
     let statement = kept.get(sql);
-    if (!statement) kept.set(sql, (statement = prepare(sql)), 1);
+    if (!statement) kept.set(sql, (statement = prepare(sql)));
     return statement;
   }) as typeof conn.prepare;
 }
@@ -130,18 +132,6 @@ export function connectDb(options: DbOptions): Db {
   const db = knexFactory(knexConfig(options));
   Model.knex(db);
   return db;
-}
-
-/**
- * A read-only connection of its own to the embedded database's file. A read on it waits for
- * neither the pool's one connection nor a transaction open there, and sees only committed rows
- * (WAL). Undefined on MariaDB, and for an in-memory database, which no second connection sees.
- */
-export function openSqliteReader(db: Db): Database.Database | undefined {
-  if (isMySql(db)) return undefined;
-  const { filename } = (db.client as Knex.Client).config.connection as { filename: string };
-  if (filename === ':memory:') return undefined;
-  return new Database(filename, { readonly: true, fileMustExist: true });
 }
 
 export function isMySql(db: Db): boolean {

@@ -32,9 +32,14 @@ const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/**
+ * The shop's logger: JSON lines on stdout by default. stdout is written asynchronously, so a
+ * request never waits for its log line to reach a pipe or a file; pino writes what is still
+ * buffered when the process exits, and shutdown flushes it first.
+ */
+export function createLogger(level: string, destination: DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: '[Redacted]' }, serializers: { err: errorSerializer } };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination);
 }
 
 // A driver error carries the statement and its values (an INSERT into users carries the new

@@ -2,8 +2,7 @@ import { createServer } from 'node:http';
 import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
-import { connectDb, migrateLatest, openSqliteReader } from './db.ts';
-import { committedVersionReader } from './features/catalog/catalogue-version.ts';
+import { connectDb, migrateLatest } from './db.ts';
 import type { Logger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
@@ -30,7 +29,6 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const mailer = createMailer({ db, config, log });
   mailer.start();
   const payments = createPaymentProvider({ config, db });
-  const sqliteReader = openSqliteReader(db);
   const app = createApp({
     config,
     db,
@@ -39,8 +37,6 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     assets: loadAssets(),
     mailer,
     payments,
-    readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
-    sqliteReader,
   });
   const checkout = createCheckoutService({
     db,
@@ -89,13 +85,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     for (const [name, close] of [
       ['mail', () => mailer.stop()],
       ['sessions', () => sessions.close()],
-      [
-        'database',
-        () => {
-          sqliteReader?.close();
-          return db.destroy();
-        },
-      ],
+      ['database', () => db.destroy()],
     ] as const) {
       await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
     }

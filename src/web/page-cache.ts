@@ -1,50 +1,33 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
-import { Lru } from '../lib/lru.ts';
+import type { Request, RequestHandler, Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import { compress, chooseEncoding, type Encoding } from './compression.ts';
-import { pathOf, sendVariant, setAll, type Answerer, type Variant } from './front-door.ts';
 
 // Catalogue pages for visitors without a session are the same for everyone (no cart, no
 // flash, no form token), so each is rendered once per catalogue version by its normal route
-// and then answered from memory, compressed in advance, in front of the app (front-door.ts).
+// and then answered from memory, compressed in advance, before the rest of the app runs.
 
-/** GET /, /books and /books/:id. */
+/** GET /, /books and /books/:id, with any query. */
 const CACHEABLE_PATH = /^\/(books(\/[^/]+)?\/?)?$/;
 /** The catalogue as JSON; only without a query, since one with a query picks books at random. */
 const CACHEABLE_URLS = new Set(['/api/books']);
-// A page that carries a form token belongs to one session and is never shared. Pages for
-// visitors without a session leave the field empty, for a session's page to fill in.
+// A page that carries a form token belongs to one session and is never shared.
 const FORM_TOKEN = /name="_csrf" value="[^"]/;
-export const EMPTY_FORM_TOKEN = 'name="_csrf" value=""';
 
 export const PAGE_CACHE_LIMITS = { entries: 500, bytes: 32 * 1024 * 1024 };
 
-interface CachedPage {
+/** One encoding of a kept page, named by its strong ETag. */
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+interface KeptPage {
   type: string;
   identity: Variant;
   br: Variant;
   gzip: Variant;
-  /** The page around its header, for a visitor with a session (session-pages.ts). */
-  around?: PageAroundHeader;
 }
-
-/**
- * A page for visitors without a session, split where its site header goes, and what follows
- * the header split at each empty form token, ready to be joined around one visitor's header
- * and token without scanning the page again.
- */
-export interface PageAroundHeader {
-  type: string;
-  /** Names this page: the hash its ETag is made of. */
-  hash: string;
-  before: Buffer;
-  /** The rest of the page: more than one part when it has form tokens to fill in. */
-  afterParts: Buffer[];
-}
-
-/** Renders the site header for a page's locals (views/partials/header.eta). */
-export type HeaderRenderer = (locals: Record<string, unknown>) => string;
 
 /** The catalogue's version and its changes (catalog's CatalogueWatch, passed in by app.ts). */
 export interface VersionWatch {
@@ -54,106 +37,92 @@ export interface VersionWatch {
 
 export interface PageCacheOptions {
   watch: VersionWatch;
-  /** The session cookie's name: a visitor who sends it gets their own page. */
+  /** The session cookie's name: a visitor who sends it gets a page of their own. */
   sessionCookie: string;
-  /** The security headers every answer carries (the app sets them on the pages it renders). */
-  headers: ReadonlyArray<readonly [string, string]>;
-  renderHeader: HeaderRenderer;
   limits?: { entries: number; bytes: number };
 }
 
-export interface PageCache {
-  /** Answers a visitor without a session from memory, in front of the app. */
-  answer: Answerer;
-  /** In the app: keeps the page a route renders for a request `answer` had no copy for. */
-  keep: RequestHandler;
-  /** The kept page for this GET, split around its header; undefined when there is none yet. */
-  aroundHeader(req: IncomingMessage): Promise<PageAroundHeader | undefined>;
-}
+type Keeper = (body: string, type: string) => void;
 
-export function pageCache({ watch, sessionCookie, headers, renderHeader, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): PageCache {
-  const pages = new Lru<CachedPage>(limits.entries, limits.bytes);
+// The responses whose page the cache asked for, with how to keep it (set by the middleware,
+// used by sendPage).
+const keepers = new WeakMap<Response, Keeper>();
+
+/**
+ * Answers a cacheable GET from a visitor without a session from memory when this catalogue
+ * version's page is kept; otherwise lets the route render it and keeps what sendPage sends.
+ */
+export function pageCache({ watch, sessionCookie, limits = PAGE_CACHE_LIMITS }: PageCacheOptions): RequestHandler {
+  const pages = new LRUCache<string, KeptPage>({
+    max: limits.entries,
+    maxSize: limits.bytes,
+    sizeCalculation: (page) => page.identity.body.length + page.br.body.length + page.gzip.body.length,
+  });
   watch.onChange(() => pages.clear());
-  // The key a page is kept under, set by `answer` for the app's rendering to find.
-  const missing = new WeakMap<IncomingMessage, string>();
-  const hasSession = (req: IncomingMessage) => req.headers.cookie?.includes(`${sessionCookie}=`) ?? false;
-  const cacheablePath = (req: IncomingMessage) =>
-    (req.method === 'GET' || req.method === 'HEAD') && (CACHEABLE_PATH.test(pathOf(req.url)) || CACHEABLE_URLS.has(req.url ?? ''));
-  const cacheable = (req: IncomingMessage) => cacheablePath(req) && !hasSession(req);
+  const cacheable = (req: Request) =>
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    !req.headers.cookie?.includes(`${sessionCookie}=`) &&
+    (CACHEABLE_PATH.test(req.path) || CACHEABLE_URLS.has(req.url));
 
-  async function lookUp(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  return async (req, res, next) => {
+    if (!cacheable(req)) return next();
     let version: number;
     try {
       version = await watch.current();
     } catch {
-      return false; // The database is away: the route answers as it would without the cache.
+      return next(); // The database is away: the route answers as it would without the cache.
     }
     const key = `${version} ${req.url}`;
-    const cached = pages.get(key);
-    if (!cached) {
-      missing.set(req, key);
-      return false;
-    }
-    setAll(res, headers);
-    sendPage(req, res, cached);
-    return true;
-  }
-
-  return {
-    answer: (req, res) => cacheable(req) && lookUp(req, res),
-    keep: (req, res, next) => {
-      const key = missing.get(req);
-      if (key === undefined) return next();
-      const send = res.send;
-      res.send = function sendAndKeep(body?: unknown) {
-        res.send = send;
-        if (res.statusCode !== 200 || typeof body !== 'string' || FORM_TOKEN.test(body)) return send.call(res, body);
-        const type = String(res.get('Content-Type') ?? 'text/html; charset=utf-8');
-        const page = buildPage(body, type, type.startsWith('text/html') ? renderHeader(res.locals) : undefined);
-        sendPage(req, res, page);
-        // The session middleware adds its cookie as the headers go out: only a page sent
-        // without one is kept.
-        if (!res.getHeader('Set-Cookie')) pages.set(key, page, page.identity.body.length * 3 + page.br.body.length + page.gzip.body.length);
-        return res;
-      };
-      next();
-    },
-    aroundHeader: async (req) => {
-      if (!cacheablePath(req)) return undefined;
-      try {
-        return pages.get(`${await watch.current()} ${req.url}`)?.around;
-      } catch {
-        return undefined;
-      }
-    },
+    const kept = pages.get(key);
+    if (kept) return sendKept(req, res, kept);
+    keepers.set(res, (body, type) => {
+      const page = buildPage(body, type);
+      sendKept(req, res, page);
+      // The session middleware adds its cookie as the headers go out: only a page sent
+      // without one is kept.
+      if (!res.getHeader('Set-Cookie')) pages.set(key, page);
+    });
+    next();
   };
 }
 
-function buildPage(html: string, type: string, header: string | undefined): CachedPage {
-  const identity = Buffer.from(html, 'utf8');
+/**
+ * Sends a page a cacheable route rendered. When the page cache is waiting for it (a visitor
+ * without a session, a plain 200 with no form token in it), it is also kept for the next one.
+ */
+export function sendPage(res: Response, body: string, type = 'text/html; charset=utf-8'): void {
+  const keep = keepers.get(res);
+  keepers.delete(res);
+  if (keep && res.statusCode === 200 && !FORM_TOKEN.test(body)) return keep(body, type);
+  res.type(type).send(body);
+}
+
+/** Renders a view and sends it with sendPage. */
+export async function renderPage(res: Response, view: string, locals: object): Promise<void> {
+  const html = await new Promise<string>((resolve, reject) =>
+    res.render(view, locals, (err: Error | null, rendered: string) => (err ? reject(err) : resolve(rendered))),
+  );
+  sendPage(res, html);
+}
+
+function buildPage(text: string, type: string): KeptPage {
+  const identity = Buffer.from(text, 'utf8');
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
-  const variant = (encoding: Encoding, tag: string): Variant => ({ body: compress(identity, encoding, 'page'), etag: `"${hash}-${tag}"` });
   // A strong ETag names one representation, so each encoding has its own.
-  const around = header === undefined ? undefined : splitAround(html, header, type, hash);
-  return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz'), around };
+  const variant = (encoding: Encoding, tag: string): Variant => ({ body: compress(identity, encoding, 'page'), etag: `"${hash}-${tag}"` });
+  return { type, identity: { body: identity, etag: `"${hash}"` }, br: variant('br', 'br'), gzip: variant('gzip', 'gz') };
 }
 
-function splitAround(html: string, header: string, type: string, hash: string): PageAroundHeader | undefined {
-  const at = html.indexOf(header);
-  if (at === -1) return undefined;
-  const afterParts = html
-    .slice(at + header.length)
-    .split(EMPTY_FORM_TOKEN)
-    .map((part) => Buffer.from(part, 'utf8'));
-  return { type, hash, before: Buffer.from(html.slice(0, at), 'utf8'), afterParts };
-}
-
-function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
+function sendKept(req: Request, res: Response, page: KeptPage): void {
   const encoding = chooseEncoding(req);
   const variant = encoding ? page[encoding] : page.identity;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', page.type);
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Vary', 'Accept-Encoding, Cookie');
-  sendVariant(req, res, variant, encoding);
+  res.status(200).set({
+    'Content-Type': page.type,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding, Cookie',
+    ETag: variant.etag,
+  });
+  // res.send answers 304 itself when the browser already holds this ETag.
+  if (encoding) res.set('Content-Encoding', encoding);
+  res.send(variant.body);
 }

@@ -12,19 +12,14 @@ declare module 'node:http' {
 
 /**
  * One line per request with its id, once the answer is sent; cookies and bodies are never
- * logged. The request's own logger (req.log) is made only when something uses it: most
- * requests log nothing else, and at LOG_LEVEL=warn not even their line.
+ * logged. req.log carries the request's id into anything else a route logs.
  */
 export function requestLog(log: Logger): RequestHandler {
   const logsEachRequest = log.isLevelEnabled('info');
   return (req, res, next) => {
     const started = performance.now();
     const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
-    let bound: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      get: () => (bound ??= log.child({ req: { id, method: req.method, url: redactUrl(req.originalUrl) } })),
-      configurable: true,
-    });
+    req.log = log.child({ req: { id, method: req.method, url: redactUrl(req.originalUrl) } });
     if (logsEachRequest && req.url !== '/healthz') {
       res.once('finish', () =>
         req.log.info({ res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, 'request completed'),

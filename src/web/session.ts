@@ -6,8 +6,6 @@ import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import { DeadlineStore } from './store-deadline.ts';
-import { redisSessionLoader, sessionReadOutage, storeLoader, type SessionLoader } from './session-reader.ts';
-import { lazySessions, rememberStoredSessions } from './session-presence.ts';
 import { renewAgingSessions } from './session-renewal.ts';
 
 declare module 'express-session' {
@@ -35,8 +33,6 @@ export type RedisClient = ReturnType<typeof createClient>;
 
 export interface SessionStore {
   store: Store;
-  /** Reads a stored session by id for answers made in front of the app (session-reader.ts). */
-  load: SessionLoader;
   /** The Redis connection when REDIS_URL is set, shared with the throttles. */
   redis?: RedisClient;
   ping(): Promise<void>;
@@ -54,7 +50,7 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       disableOfflineQueue: true,
       // No per-command timeout: the client's stops once a command is written, so it cannot see a
       // Redis that takes commands and answers nothing, and it costs every command an abort signal
-      // and a timer. Each use sets a deadline of its own: the session store and reader, the throttles.
+      // and a timer. Each use sets a deadline of its own: the session store, the throttles, /readyz.
       socket: {
         connectTimeout: REDIS_DEADLINE_MS,
         // Keep reconnecting for as long as the outage lasts, at most two seconds apart.
@@ -67,7 +63,6 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
     await client.connect();
     return {
       store: new DeadlineStore(new RedisStore({ client, prefix, ttl: ttlSeconds }), REDIS_DEADLINE_MS),
-      load: redisSessionLoader(client, prefix, REDIS_DEADLINE_MS),
       redis: client,
       ping: async () => {
         await client.ping();
@@ -88,7 +83,6 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
   const store = new DeadlineStore(knexStore, SQL_DEADLINE_MS);
   return {
     store,
-    load: storeLoader(store),
     ping: async () => {
       await db('sessions').select('sid').limit(1);
     },
@@ -105,13 +99,17 @@ export function sessionMaxAgeMs(config: Pick<Config, 'SESSION_MAX_AGE_DAYS'>): n
   return config.SESSION_MAX_AGE_DAYS * 86_400_000;
 }
 
-/** Sessions are written when they change, or past half their life (see renewAgingSessions). */
+/**
+ * express-session, for every request that reaches the routes. A visitor's session is stored,
+ * and its cookie sent, only once something is put in it; sessions are written when they
+ * change, or past half their life (see renewAgingSessions).
+ */
 export function sessionMiddleware(config: Config, store: Store): RequestHandler[] {
   const maxAgeMs = sessionMaxAgeMs(config);
   const sessions = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
-    store: rememberStoredSessions(store),
+    store,
     resave: false,
     // Browsing creates no session: one is stored only once something is put in it.
     saveUninitialized: false,
@@ -126,10 +124,7 @@ export function sessionMiddleware(config: Config, store: Store): RequestHandler[
       maxAge: maxAgeMs,
     },
   });
-  // A store that was down or silent when the session was read in front of the app is not
-  // waited for twice: the request is answered 503 now.
-  const unlessReadFailed: RequestHandler = (req, _res, next) => next(sessionReadOutage(req));
-  return [unlessReadFailed, lazySessions(sessions, SESSION_COOKIE), renewAgingSessions(maxAgeMs)];
+  return [sessions, renewAgingSessions(maxAgeMs)];
 }
 
 /**

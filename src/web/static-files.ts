@@ -6,12 +6,21 @@ import { BUILD_DIR } from './assets.ts';
 import { chooseEncoding, ENCODING_SUFFIX, PUBLIC_COPIES_DIR, type Encoding } from './compression.ts';
 
 /**
- * public/'s files, each sent as the .br or .gz copy written at build (scripts/precompress.ts)
- * when the browser takes it. They may change between releases, unlike the hashed build
- * output, which is answered from memory in front of the app (immutable-assets.ts).
+ * The build's files (dist/assets, mounted at /assets), with the .br and .gz copies written
+ * beside them at build. The build names each file by its content, so it never changes: a
+ * year's immutable caching is safe.
  */
-export function staticFiles(buildDir = BUILD_DIR, root = path.resolve('public')): RequestHandler {
-  const serve = precompressedStatic(root, path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false });
+export function builtAssets(buildDir = BUILD_DIR): RequestHandler {
+  const dir = path.join(buildDir, 'assets');
+  return precompressedStatic(dir, dir, { immutable: true, maxAge: '1y', index: false, redirect: false });
+}
+
+/**
+ * public/'s files, each sent as the .br or .gz copy written at build (scripts/precompress.ts)
+ * when the browser takes it. They may change between releases, so they are cached for an hour.
+ */
+export function publicFiles(buildDir = BUILD_DIR, root = path.resolve('public')): RequestHandler {
+  const serve = precompressedStatic(root, path.join(buildDir, PUBLIC_COPIES_DIR), { maxAge: '1h', index: false, redirect: false });
   // Listed once: a page's path is not looked for on disk with every request.
   const files = new Set(listFiles(root));
   return (req, res, next) => {
@@ -36,6 +45,7 @@ function listFiles(dir: string): string[] {
     .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`);
 }
 
+/** express.static over `root`, sending a file's compressed copy from `variantsRoot` when the browser takes it. */
 function precompressedStatic(root: string, variantsRoot: string, options: ServeStaticOptions): RequestHandler {
   const variants = listVariants(variantsRoot);
   const plain = express.static(root, options);

@@ -1,11 +1,10 @@
 import { createPaymentProvider } from '../../src/features/payments/index.ts';
 import { randomBytes } from 'node:crypto';
-import type { ShopHandler } from '../../src/web/front-door.ts';
+import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { connectDb, migrateLatest, openSqliteReader, type Db } from '../../src/db.ts';
-import { committedVersionReader } from '../../src/features/catalog/catalogue-version.ts';
+import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
@@ -16,7 +15,7 @@ import { createMailer, type Mailer } from '../../src/features/mail/mailer.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestShop {
-  app: ShopHandler;
+  app: Express;
   db: Db;
   config: Config;
   sessions: SessionStore;
@@ -81,7 +80,6 @@ export async function buildTestShop({
     createDeferred((err) => {
       throw err;
     });
-  const sqliteReader = openSqliteReader(db);
   const app = createApp({
     config,
     db,
@@ -91,8 +89,6 @@ export async function buildTestShop({
     mailer,
     payments,
     later,
-    readCatalogueVersionNow: sqliteReader && committedVersionReader(sqliteReader),
-    sqliteReader,
     throttles: { prefix: `${prefix}throttle:`, overrides: limits },
   });
 
@@ -106,7 +102,6 @@ export async function buildTestShop({
     database: data,
     browser: () => supertest.agent(app),
     restart: async () => {
-      sqliteReader?.close();
       await sessions.close();
       await db.destroy();
       return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits, log });
@@ -115,7 +110,6 @@ export async function buildTestShop({
       await later.settled();
       await mailer.stop();
       await sessions.close();
-      sqliteReader?.close();
       await db.destroy();
       await data.drop();
     },

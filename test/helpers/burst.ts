@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ShopHandler } from '../../src/web/front-door.ts';
+import type { RequestListener } from 'node:http';
 
 /**
  * Real parallel requests: the app listens on a port and every request in a burst is a
@@ -11,7 +11,7 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export async function listen(app: ShopHandler): Promise<Listening> {
+export async function listen(app: RequestListener): Promise<Listening> {
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

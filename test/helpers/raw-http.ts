@@ -2,7 +2,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
-import type { ShopHandler } from '../../src/web/front-door.ts';
+import type { RequestListener } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -14,7 +14,7 @@ export interface RawResponse {
 }
 
 /** One request whose response body is kept as sent: supertest would decompress it. */
-export async function rawGet(app: ShopHandler, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export async function rawGet(app: RequestListener, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const server = createServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {

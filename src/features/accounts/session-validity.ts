@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { regenerateSession } from '../../web/auth.ts';
-import { existingSession } from '../../web/session-presence.ts';
 import type { AccountsService, SessionUser } from './accounts.service.ts';
 
 /** Whether a session signed in to `user` is still theirs: signed in since the last password change or lockout. */
@@ -16,7 +15,7 @@ export function isCurrentSession(user: Pick<SessionUser, 'sessionVersion'>, sess
  */
 export function endStaleSessions(accounts: AccountsService): RequestHandler {
   return async (req, res, next) => {
-    const userId = existingSession(req)?.userId;
+    const userId = req.session.userId;
     if (!userId) return next();
     const user = await accounts.findSessionUser(userId);
     if (user && isCurrentSession(user, req.session)) {

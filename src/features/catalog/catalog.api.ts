@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { parse } from '../../web/validate.ts';
+import { sendPage } from '../../web/page-cache.ts';
 import { bookId, bookListQuery } from './catalog.schemas.ts';
 import type { CatalogService } from './catalog.service.ts';
 
@@ -12,7 +13,7 @@ export function catalogApi(catalog: CatalogService): Router {
   router.get('/books', async (req, res) => {
     // The same for every visitor until the catalogue changes: revalidated, never stored blind.
     res.set('Cache-Control', 'no-cache');
-    res.json(await catalog.listBooks(parse(bookListQuery, req.query)));
+    sendPage(res, JSON.stringify(await catalog.listBooks(parse(bookListQuery, req.query))), 'application/json; charset=utf-8');
   });
 
   router.get('/books/:id', async (req, res) => {

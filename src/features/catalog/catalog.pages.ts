@@ -6,6 +6,7 @@ import { bookFinderQuery, bookId } from './catalog.schemas.ts';
 import { AGE_BANDS, type BookSort } from './book-finder.rules.ts';
 import { searchWords } from './book-search.ts';
 import { parse } from '../../web/validate.ts';
+import { renderPage } from '../../web/page-cache.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
@@ -21,13 +22,12 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
   router.get('/books', async (req, res) => {
     const query = parse(bookFinderQuery, req.query);
     const finder = { query, ageBands: AGE_BANDS, sorts: SORT_CHOICES, unsearchable: query.q !== '' && !searchWords(query.q).length };
-    try {
-      const books = await catalog.findBooks(query);
-      res.render('catalog/index', { title: 'Our Books', books, finder });
-    } catch (err) {
+    const books = await catalog.findBooks(query).catch((err: unknown) => {
       log.error({ err }, 'catalogue failed to load');
-      res.status(503).render('catalog/index', { title: 'Our Books', books: [], finder, loadFailed: true });
-    }
+      return undefined;
+    });
+    if (books) return renderPage(res, 'catalog/index', { title: 'Our Books', books, finder });
+    res.status(503).render('catalog/index', { title: 'Our Books', books: [], finder, loadFailed: true });
   });
 
   router.get('/books/:id', async (req, res) => {
@@ -37,7 +37,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       throw err instanceof NotFound ? new NotFound('Book Not Found') : err;
     });
     const recommended = await catalog.recommendedFor(book.id);
-    res.render('catalog/show', {
+    await renderPage(res, 'catalog/show', {
       title: book.title,
       book,
       recommended,

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import type { Database } from 'better-sqlite3';
 import type { Knex } from 'knex';
 
 type Trx = Knex | Knex.Transaction;
@@ -27,15 +26,6 @@ export async function bumpCatalogueVersion(trx: Trx): Promise<void> {
 export async function readCatalogueVersion(db: Trx): Promise<number> {
   const row: { version: number | string } | undefined = await db('catalogueVersion').where({ id: 1 }).first('version');
   return Number(row?.version ?? 0);
-}
-
-/**
- * Reads the committed version at once, on the embedded database's own read-only connection
- * (db.ts openSqliteReader): no pool, no promise, a few microseconds per page.
- */
-export function committedVersionReader(reader: Database): () => number {
-  const statement = reader.prepare<[], number>('select version from catalogue_version where id = 1').pluck();
-  return () => Number(statement.get() ?? 0);
 }
 
 /** Calls `listener` after each catalogue change made by this process has committed. */

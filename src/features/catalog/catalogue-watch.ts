@@ -11,8 +11,7 @@ export interface CatalogueWatch {
   /**
    * The catalogue version: never older than a change this process committed. With Redis,
    * another process's change arrives on the channel at once, or by re-reading the row at most
-   * RECHECK_MS later if a message is lost; without Redis the row is read for every caller,
-   * at once when the embedded database's own reader is given.
+   * RECHECK_MS later if a message is lost; without Redis the row is read for every caller.
    */
   current(): Promise<number>;
   /** Calls `listener` whenever the version read differs from the one before. */
@@ -22,16 +21,11 @@ export interface CatalogueWatch {
 export interface WatchOptions {
   db: Db;
   redis?: RedisClient | undefined;
-  /**
-   * Reads the committed version synchronously (catalogue-version.ts committedVersionReader).
-   * Exact and cheaper than any cache, so it answers every caller when given.
-   */
-  readNow?: (() => number) | undefined;
   recheckMs?: number;
   now?: () => number;
 }
 
-export function watchCatalogue({ db, redis, readNow, recheckMs = RECHECK_MS, now = Date.now }: WatchOptions): CatalogueWatch {
+export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.now }: WatchOptions): CatalogueWatch {
   let known: number | undefined;
   let readAt = 0;
   // Raised by every change notice: a read that began before the notice must not be kept as fresh.
@@ -98,7 +92,6 @@ export function watchCatalogue({ db, redis, readNow, recheckMs = RECHECK_MS, now
 
   return {
     current() {
-      if (readNow) return Promise.resolve(seen(readNow()));
       if (!redis) return freshRead();
       if (known !== undefined && now() - readAt < recheckMs) return Promise.resolve(known);
       reading ??= read().finally(() => {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
+import { renderPage } from '../../web/page-cache.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
 
 // GET /                    home
@@ -15,7 +16,7 @@ export function sitePages(catalog: CatalogService): Router {
       catalog.listBooks({ limit: 4 }).catch(() => []),
       catalog.countBooks().catch(() => null),
     ]);
-    res.render('pages/home', { featured, bookCount, freeShippingThreshold: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS) });
+    await renderPage(res, 'pages/home', { featured, bookCount, freeShippingThreshold: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS) });
   });
 
   router.get('/about', (_req, res) => res.render('pages/about', { title: 'About Us' }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpCatalogueVersion, committedVersionReader, readCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
-import { isMySql, openSqliteReader } from '../../../src/db.ts';
+import { bumpCatalogueVersion, readCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
+import { isMySql } from '../../../src/db.ts';
 import { CATALOGUE_CHANNEL, RECHECK_MS, watchCatalogue } from '../../../src/features/catalog/catalogue-watch.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { Buyer } from '../../helpers/checkout.ts';
@@ -102,31 +102,5 @@ describe('the catalogue version', () => {
     await shop.db.transaction((trx) => bumpCatalogueVersion(trx));
     await watch.current();
     expect(told).toBe(2);
-  });
-
-  it("on the embedded database, reads every caller the committed version on a connection of its own, never a transaction's open change", async () => {
-    const reader = openSqliteReader(shop.db);
-    if (isMySql(shop.db)) {
-      expect(reader).toBeUndefined(); // MariaDB has Redis, or reads the row through the pool.
-      return;
-    }
-    if (!reader) throw new Error('a file database gets a reader');
-    try {
-      const watch = watchCatalogue({ db: shop.db, redis: shop.sessions.redis, readNow: committedVersionReader(reader) });
-      let told = 0;
-      watch.onChange(() => told++);
-      const before = await watch.current();
-      await shop.db.transaction(async (trx) => {
-        await bumpCatalogueVersion(trx);
-        expect(await watch.current()).toBe(before);
-      });
-      expect(await watch.current()).toBe(before + 1);
-      // A change nobody announces (another program writing the file) shows at once too.
-      await shop.db('catalogueVersion').where({ id: 1 }).increment('version', 1);
-      expect(await watch.current()).toBe(before + 2);
-      expect(told).toBe(3);
-    } finally {
-      reader.close();
-    }
   });
 });
