@@ -63,6 +63,8 @@ export async function buildTestShop({
     DATA_DIR: data.dataDir,
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Cheap hashes (production refuses them): test/features/accounts/passwords.test.ts holds production's parameters.
+    ...(env.NODE_ENV === 'production' ? {} : { PASSWORD_HASH_COST: 'test' }),
     ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
