@@ -86,6 +86,8 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Server processes; unset: one per core in production on MariaDB, otherwise one. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** How costly password hashes are: OWASP's argon2id parameters, or cheap ones for tests only. */
+  PASSWORD_HASH_COST: z.enum(['owasp', 'test']).default('owasp'),
 });
 
 type Env = z.infer<typeof schema>;
@@ -123,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
     if (isProduction && !values[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: required in production`);
   }
+  if (isProduction && values.PASSWORD_HASH_COST !== 'owasp')
+    throw new ConfigError('Invalid configuration:\n  PASSWORD_HASH_COST: test is for tests only; production hashes at owasp cost');
   if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY: set both or neither');
   }

@@ -42,6 +42,11 @@ export function createLogger(level: string, destination: DestinationStream = pin
   return pino(options, destination);
 }
 
+/** Resolves once every line logged so far has been written. */
+export function flushLog(log: Logger): Promise<void> {
+  return new Promise((resolve) => log.flush(() => resolve()));
+}
+
 // A driver error carries the statement and its values (an INSERT into users carries the new
 // password hash): in `sql`/`bindings`, and knex prefixes the message with the statement
 // with its values filled in. Only the database's own words are kept.

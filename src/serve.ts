@@ -3,7 +3,7 @@ import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { connectDb, migrateLatest } from './db.ts';
-import type { Logger } from './log.ts';
+import { flushLog, type Logger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
@@ -89,8 +89,9 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     ] as const) {
       await close().catch((err: unknown) => log.warn({ err }, `could not close ${name} cleanly`));
     }
-    clearTimeout(timer);
     log.info('stopped');
+    await flushLog(log);
+    clearTimeout(timer);
     process.exit(0);
   };
   // Kept (not `once`): a second signal with no listener would kill the process mid-drain.

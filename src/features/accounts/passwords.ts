@@ -1,11 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createPasswordHasher } from './password-hasher.ts';
+import argon2, { type HashOptions } from 'argon2';
+import pLimit from 'p-limit';
 
-// One per process: its threads are the cap on hashes at once (password-hasher.ts).
-const hasher = createPasswordHasher();
+/** argon2id with OWASP's parameters: 19 MiB, t=2, p=1. */
+export const ARGON2_OWASP = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+// Tests sign many parents up and in; production refuses this cost (config.ts).
+const ARGON2_TEST = { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+const COSTS = { owasp: ARGON2_OWASP, test: ARGON2_TEST } as const;
+
+let options: HashOptions = ARGON2_OWASP;
+let dummyHash: Promise<string> | undefined;
+
+// Each hash holds a core and 19 MiB, and runs on libuv's pool, which file reads and DNS
+// lookups share: a flood of sign-ins may keep two of its threads busy, never all of them.
+const limit = pLimit(2);
+
+/** Sets how costly new hashes are: 'owasp' everywhere but tests (config's PASSWORD_HASH_COST). */
+export function usePasswordCost(cost: 'owasp' | 'test'): void {
+  options = COSTS[cost];
+  // The dummy must cost what a real check costs, or timing would tell unknown emails apart.
+  dummyHash = undefined;
+}
+
+/** Hashes running now and hashes waiting their turn. */
+export function hashingLoad(): { active: number; pending: number } {
+  return { active: limit.activeCount, pending: limit.pendingCount };
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return hasher.hash(password);
+  return limit(() => argon2.hash(password, options));
 }
 
 /** False for a wrong password and for a hash that is not a hash (a secured account). */
@@ -14,15 +39,28 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
     await verifyAgainstDummy(password);
     return false;
   }
-  return hasher.verify(hash, password).catch(() => false);
+  return check(hash, password);
+}
+
+// A stored value argon2 cannot read is a wrong password, not a server error.
+function check(hash: string, password: string): Promise<boolean> {
+  return limit(() => argon2.verify(hash, password)).catch(() => false);
 }
 
 // An unknown email costs the same time as a wrong password.
-let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<void> {
-  dummyHash ??= hasher.hash('not-a-real-password');
-  const hash = await dummyHash;
-  await hasher.verify(hash, password).catch(() => false);
+  await check(await dummy(), password);
+}
+
+function dummy(): Promise<string> {
+  if (dummyHash) return dummyHash;
+  const made = hashPassword('not-a-real-password');
+  dummyHash = made;
+  // A failed hash is made again on the next sign-in instead of failing every one after it.
+  made.catch(() => {
+    if (dummyHash === made) dummyHash = undefined;
+  });
+  return made;
 }
 
 /** Marks an account's password as unusable (after a lockout) without a hash to crack. */

@@ -42,7 +42,7 @@ describe('sign-up', () => {
   it('stores an argon2id hash, never the password', async () => {
     const parent = await registered();
     const row = await shop.db('users').where({ email: parent.email }).first();
-    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$/);
     expect(row.passwordHash).not.toContain(parent.password);
   });
 
