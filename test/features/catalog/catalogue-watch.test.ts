@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bumpCatalogueVersion, readCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
-import { isMySql } from '../../../src/db.ts';
 import { CATALOGUE_CHANNEL, RECHECK_MS, watchCatalogue } from '../../../src/features/catalog/catalogue-watch.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { Buyer } from '../../helpers/checkout.ts';
