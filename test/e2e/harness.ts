@@ -107,6 +107,7 @@ export async function startShop({
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     SEED_CATALOGUE: 'true',
     TRUST_PROXY: 'false',
+    PASSWORD_HASH_COST: 'test',
     // dotenv/config in server.ts would otherwise load the repo's .env, if any.
     DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),
     DOTENV_CONFIG_QUIET: 'true',
