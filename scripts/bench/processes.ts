@@ -1,16 +1,25 @@
-// The processes a benchmark run starts and always stops: the shop in production mode, the two
-// reference servers, and a throwaway MariaDB + Redis from .ci/services.sh.
+// The processes a benchmark run starts and always stops: the shop as an operator runs it, the
+// two reference servers, and a throwaway MariaDB + Redis from .ci/services.sh.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort } from '../../test/helpers/production-server.ts';
+import { loadConfig } from '../../src/config.ts';
+import { documentedStartCommand, freePort } from '../../test/helpers/production-server.ts';
+import { processTree } from './proc.ts';
 
 export interface Running {
   pid: number;
   baseUrl: string;
   stop(): Promise<void>;
+}
+
+export interface Shop extends Running {
+  /** How many processes serve: one, or a primary's workers (the primary serves nothing). */
+  workers: number;
+  /** Where the shop's stdout and stderr go. */
+  logFile: string;
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
@@ -32,6 +41,18 @@ async function untilAnswering(url: string, child: ChildProcess, output: () => st
   throw new Error(`${url} did not answer:\n${output()}`);
 }
 
+/** Until the primary has started all its workers: they start once the first has migrated and listens. */
+async function untilProcesses(child: ChildProcess, count: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (processTree(child.pid!).length < count) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the shop did not start ${count} processes:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 function track(child: ChildProcess): () => string {
   let log = '';
   const keep = (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-10_000));
@@ -40,40 +61,58 @@ function track(child: ChildProcess): () => string {
   return () => log;
 }
 
-/** `npm start`'s arguments to node: the bench runs the shop exactly as production does. */
-function startCommand(): string[] {
-  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-  const [program, ...args] = scripts.start.split(/\s+/);
-  if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
+function tailOf(file: string): string {
+  return readFileSync(file, 'utf8').slice(-10_000);
+}
+
+/** The README's systemd unit's ExecStart, with this machine's node for /usr/bin/node. */
+export function startCommand(): string[] {
+  const [program, ...args] = documentedStartCommand();
+  if (path.basename(program ?? '') !== 'node') throw new Error(`the systemd unit runs ${program}, not node`);
   return args;
 }
 
-/** The shop as production runs it (the compiled server, one process), on a fresh data directory. */
-export async function startShop(env: Record<string, string>): Promise<Running> {
+/**
+ * The shop as an operator runs it: the unit's command in production mode, on a fresh data
+ * directory, with the default log level and number of processes unless `env` sets them, its
+ * stdout and stderr appended to `logFile` as a journal or a redirect would take them.
+ */
+export async function startShop(env: Record<string, string>, logFile: string): Promise<Shop> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, startCommand(), {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATA_DIR: dataDir,
-      SESSION_SECRET: 'bench-secret-0123456789abcdef0123456789',
-      ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
-      TRUST_PROXY: '1',
-      WEB_CONCURRENCY: '1',
-      LOG_LEVEL: 'warn',
-      DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),
-      DOTENV_CONFIG_QUIET: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await untilAnswering(`${baseUrl}/healthz`, child, track(child));
-  return running(child, baseUrl, () => rmSync(dataDir, { recursive: true, force: true }));
+  const shopEnv = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-0123456789abcdef0123456789',
+    ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+    TRUST_PROXY: '1',
+    DOTENV_CONFIG_PATH: path.join(dataDir, 'no.env'),
+    DOTENV_CONFIG_QUIET: 'true',
+    ...env,
+  };
+  // The shop's own rule for how many processes it runs.
+  const { workers } = loadConfig(shopEnv);
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, startCommand(), { env: shopEnv, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const output = () => tailOf(logFile);
+  await untilAnswering(`${baseUrl}/healthz`, child, output);
+  await untilProcesses(child, workers > 1 ? workers + 1 : 1, output);
+  return { ...running(child, baseUrl, () => rmSync(dataDir, { recursive: true, force: true })), workers, logFile };
+}
+
+/** Lines and MB the shop has written to its log file so far. */
+export async function logSize(file: string): Promise<{ lines: number; mb: number }> {
+  let lines = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
+  }
+  return { lines, mb: statSync(file).size / 1024 / 1024 };
 }
 
 export async function startReference(mode: 'bare' | 'static', file: string): Promise<Running> {

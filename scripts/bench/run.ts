@@ -1,15 +1,16 @@
-// npm run bench [-- --quick]: the shop in production mode on MariaDB + Redis and on the embedded
-// defaults, under autocannon, beside two references serving the same bytes, measured in the
-// same run. Writes bench/results.md (--quick: one short round, to bench/results-quick.md).
+// npm run bench [-- [--quick] [--out FILE]]: the shop as an operator runs it, on MariaDB + Redis
+// and on the embedded defaults, under autocannon, beside two references serving the same bytes,
+// measured in the same run; then whether each goal is met. Prints the report and writes it to
+// bench/results.md (--quick: one short round, to bench/results-quick.md; --out: to FILE).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { measure, signInsAtRate, type Parent, type SignIns, type Target } from './load.ts';
-import { startReference, startServices, startShop, type Running } from './processes.ts';
-import { machineTicks, rssMbOf } from './proc.ts';
+import { measure, type Target } from './load.ts';
+import { logSize, startCommand, startReference, startServices, startShop, type Running, type Shop } from './processes.ts';
+import { machineTicks, processTree, rssMbOf } from './proc.ts';
 import { steadyRound, type Step, type Visit } from './steady.ts';
-import { byKind, markdownTable, median, percentile, summarise, type Round, type Row, type Summary } from './stats.ts';
+import { errorsCell, markdownTable, summarise, type Round, type Row, type Summary } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 1 : 3;
@@ -17,21 +18,35 @@ const SECONDS = quick ? 2 : 5;
 const WARM_UP_SECONDS = quick ? 1 : 2;
 const MIXED_SECONDS = quick ? 3 : 10;
 const MIXED_RATE = 300;
-const SIGN_INS_PER_SECOND = 20;
-// More rounds for the static file beside sign-ins: its goal is a ratio of two noisy numbers.
-const PAIRED_ROUNDS = quick ? 1 : 5;
-const SIGN_IN_LEAD_MS = quick ? 200 : 1000;
+const START_UP_MS = 3000;
 const REST_MS = quick ? 5000 : 20_000;
-const OUTPUT = path.resolve('bench', quick ? 'results-quick.md' : 'results.md');
+const OUTPUT = path.resolve(outputArgument() ?? path.join('bench', quick ? 'results-quick.md' : 'results.md'));
+
+function outputArgument(): string | undefined {
+  const at = process.argv.indexOf('--out');
+  if (at === -1) return undefined;
+  const file = process.argv[at + 1];
+  if (!file) throw new Error('--out needs a file name');
+  return file;
+}
+
+const MARIADB = 'MariaDB + Redis';
+const SQLITE = 'SQLite + SQL sessions';
+const PAGES = ['/', '/books', '/books/1'];
+const anonymous = (page: string) => `GET ${page}, anonymous`;
+const withCart = (page: string) => `GET ${page}, session with a cart item`;
+const LOGS_OFF = `${anonymous('/books')}, logs off (LOG_LEVEL=warn)`;
+const CART_API = 'POST /api/cart + DELETE /api/cart/1 (session, CSRF)';
+const MIXED = `mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-async function rounds(server: Running, target: Target, label: string, seconds = SECONDS): Promise<Summary> {
+async function rounds(server: Running, target: Target, label: string): Promise<Summary> {
   say(label);
   await measure(server.baseUrl, server.pid, target, WARM_UP_SECONDS);
   const results: Round[] = [];
-  for (let i = 0; i < ROUNDS; i += 1) results.push(await measure(server.baseUrl, server.pid, target, seconds));
+  for (let i = 0; i < ROUNDS; i += 1) results.push(await measure(server.baseUrl, server.pid, target, SECONDS));
   return summarise(results);
 }
 
@@ -133,26 +148,9 @@ async function steadyRounds(server: Running, visits: Visit[], label: string): Pr
   return summarise(results);
 }
 
-/** A parent with an account, signing in from an address of their own (the shop trusts one proxy hop). */
-async function signedUpParent(baseUrl: string, n: number): Promise<Parent> {
-  const parent = { email: `bench.${Date.now()}.${n}@example.com`, password: 'story-time-42', firstName: 'Amara', lastName: 'Osei' };
-  const address = `203.0.113.${n + 1}`;
-  const session = await fetch(`${baseUrl}/api/session`, { headers: { 'x-forwarded-for': address } });
-  const cookie = session.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const res = await fetch(`${baseUrl}/api/auth/signup`, {
-    method: 'POST',
-    headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json', 'x-forwarded-for': address },
-    body: JSON.stringify(parent),
-  });
-  if (res.status !== 201) throw new Error(`could not sign up: ${res.status} ${await res.text()}`);
-  return { email: parent.email, password: parent.password, address };
-}
+type References = { bare: Summary; static: Summary };
 
-async function references(shop: Running, workDir: string): Promise<{ bare: Summary; static: Summary }> {
+async function references(shop: Running, workDir: string): Promise<References> {
   const file = path.join(workDir, 'books.html');
   writeFileSync(file, Buffer.from(await (await fetch(`${shop.baseUrl}/books`)).arrayBuffer()));
   const summaries: Record<string, Summary> = {};
@@ -167,149 +165,196 @@ async function references(shop: Running, workDir: string): Promise<{ bare: Summa
   return { bare: summaries.bare!, static: summaries.static! };
 }
 
-async function benchSetup(setup: string, shop: Running, rows: Row[], notes: string[]): Promise<void> {
-  const row = (scenario: string, summary: Summary) => rows.push({ setup, scenario, summary });
-  const session = await visitorWithCart(shop.baseUrl);
-  const cookieOnly = { cookie: session.cookie! };
-  for (const page of ['/', '/books', '/books/1'])
-    row(`GET ${page}, anonymous`, await rounds(shop, { path: page }, `${setup}: GET ${page}`));
-  for (const page of ['/', '/books', '/books/1'])
-    row(
-      `GET ${page}, session with a cart item`,
-      await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`),
-    );
-  row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
-  const visitors = await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl)));
-  const cart = cartRequests(visitors);
-  row(
-    'POST /api/cart + DELETE /api/cart/1 (session, CSRF)',
-    await rounds(shop, { path: '/api/cart', requests: cart }, `${setup}: POST /api/cart`),
-  );
-
-  row(
-    `mixed at ${MIXED_RATE} req/s: 60% pages, 20% /api/books, 20% cart API`,
-    await steadyRounds(shop, mixedVisits(visitors), `${setup}: mixed`),
-  );
-
+/** The stylesheet the home page links. */
+async function stylesheetOf(shop: Running): Promise<string> {
   const home = await (await fetch(`${shop.baseUrl}/`)).text();
   const asset = /href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
   if (!asset) throw new Error('the home page links no stylesheet under /assets');
-  // As on a busy evening: a different parent each time, each from home.
-  const parents = await Promise.all(Array.from({ length: SIGN_INS_PER_SECOND }, (_, n) => signedUpParent(shop.baseUrl, n)));
-  const { alone, loaded, ratios, signIns } = await staticBesideSignIns(shop, { path: asset }, parents, setup);
-  row(`GET ${asset}`, alone);
-  row(`GET ${asset} while ${SIGN_INS_PER_SECOND} sign-ins/s run`, loaded);
-  const failed = Object.values(signIns.failures).reduce((a, b) => a + b, 0);
-  const [fastest, slowest] = [Math.min(...ratios), Math.max(...ratios)].map((r) => r.toFixed(2));
-  notes.push(
-    `${setup}: static assets while ${SIGN_INS_PER_SECOND} sign-ins/s run: ${median(ratios).toFixed(2)}x their throughput without (median of ${ratios.length} paired rounds, ${fastest}-${slowest}x; ${signIns.durationsMs.length} sign-ins by ${parents.length} parents, each ${percentile(signIns.durationsMs, 50).toFixed(0)} ms at the median and ${percentile(signIns.durationsMs, 99).toFixed(0)} ms at p99; ${failed} failed${failed ? `: ${byKind(signIns.failures)}` : ''})`,
-  );
+  return asset;
 }
 
-/**
- * A static file alone and while sign-ins run, in turns: a round without, then a round with.
- * The machine's speed drifts over a run (other tenants, its own clock), and taken in turns
- * both sides of each ratio see the same drift.
- */
-async function staticBesideSignIns(
-  shop: Running,
-  target: Target,
-  parents: Parent[],
-  setup: string,
-): Promise<{ alone: Summary; loaded: Summary; ratios: number[]; signIns: SignIns }> {
-  say(`${setup}: static alone and while signing in, in turns`);
-  await measure(shop.baseUrl, shop.pid, target, WARM_UP_SECONDS);
-  const alone: Round[] = [];
-  const loaded: Round[] = [];
-  const signIns: SignIns = { durationsMs: [], failures: {} };
-  for (let i = 0; i < PAIRED_ROUNDS; i += 1) {
-    alone.push(await measure(shop.baseUrl, shop.pid, target, SECONDS));
-    const stopSignIns = signInsAtRate(shop.baseUrl, parents, SIGN_INS_PER_SECOND);
-    // The round starts once sign-ins are arriving steadily.
-    await sleep(SIGN_IN_LEAD_MS);
-    loaded.push(await measure(shop.baseUrl, shop.pid, target, SECONDS));
-    const { durationsMs, failures } = await stopSignIns();
-    signIns.durationsMs.push(...durationsMs);
-    for (const [kind, n] of Object.entries(failures)) signIns.failures[kind] = (signIns.failures[kind] ?? 0) + n;
+/** Every row of one setup, in the table's order. */
+async function benchSetup(setup: string, shop: Running, rows: Row[]): Promise<void> {
+  const row = (scenario: string, summary: Summary) => rows.push({ setup, scenario, summary });
+  for (const page of PAGES) row(anonymous(page), await rounds(shop, { path: page }, `${setup}: GET ${page}`));
+  const cookieOnly = { cookie: (await visitorWithCart(shop.baseUrl)).cookie! };
+  for (const page of PAGES)
+    row(withCart(page), await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`));
+  row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
+  const visitors = await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl)));
+  row(CART_API, await rounds(shop, { path: '/api/cart', requests: cartRequests(visitors) }, `${setup}: POST /api/cart`));
+  row(MIXED, await steadyRounds(shop, mixedVisits(visitors), `${setup}: mixed`));
+  const asset = await stylesheetOf(shop);
+  row(`GET ${asset}`, await rounds(shop, { path: asset }, `${setup}: GET ${asset}`));
+}
+
+/** Anonymous /books from a second shop with logs off, placed beside the row with logs on. */
+async function logsOffRow(setup: string, env: Record<string, string>, logFile: string, rows: Row[]): Promise<void> {
+  say(`${setup}: starting the shop with LOG_LEVEL=warn`);
+  const shop = await startShop({ ...env, LOG_LEVEL: 'warn' }, logFile);
+  try {
+    await sleep(START_UP_MS);
+    const summary = await rounds(shop, { path: '/books' }, `${setup}: GET /books, logs off`);
+    const beside = rows.findIndex((r) => r.setup === setup && r.scenario === anonymous('/books'));
+    rows.splice(beside + 1, 0, { setup, scenario: LOGS_OFF, summary });
+  } finally {
+    await shop.stop();
   }
-  const ratios = loaded.map((round, i) => round.requestsPerSecond / alone[i]!.requestsPerSecond);
-  return { alone: summarise(alone), loaded: summarise(loaded), ratios, signIns };
+}
+
+/** Resident memory of the shop's processes, in total and, when it runs several, each one's. */
+function memoryOf(shop: Shop): string {
+  const [primary = 0, ...workers] = processTree(shop.pid).map(rssMbOf);
+  const total = workers.reduce((a, b) => a + b, primary);
+  const parts = workers.length ? ` (primary ${primary.toFixed(0)}, workers ${workers.map((w) => w.toFixed(0)).join(' + ')})` : '';
+  return `${total.toFixed(0)} MB${parts}`;
+}
+
+const processesOf = (shop: Shop) => (shop.workers > 1 ? `a primary and ${shop.workers} workers` : 'one process');
+
+interface Goal {
+  scenario: string;
+  setups: readonly string[];
+  wants: string;
+  judge(summary: Summary, expressStatic: Summary): { value: string; met: boolean };
+}
+
+function timesStatic(least: number): Pick<Goal, 'wants' | 'judge'> {
+  return {
+    wants: `≥ ${least}x express.static`,
+    judge: (summary, expressStatic) => {
+      const times = summary.rps.median / expressStatic.rps.median;
+      return { value: `${times.toFixed(2)}x`, met: times >= least };
+    },
+  };
+}
+
+const MIXED_P99_MS = 15;
+const BOTH = [MARIADB, SQLITE];
+const GOALS: Goal[] = [
+  ...PAGES.map((page) => ({ scenario: anonymous(page), setups: BOTH, ...timesStatic(1.5) })),
+  ...PAGES.map((page) => ({ scenario: withCart(page), setups: BOTH, ...timesStatic(0.3) })),
+  { scenario: CART_API, setups: [MARIADB], ...timesStatic(0.25) },
+  {
+    scenario: MIXED,
+    setups: BOTH,
+    wants: `p99 < ${MIXED_P99_MS} ms and no errors`,
+    judge: (s) => ({ value: `p99 ${s.p99Ms.toFixed(1)} ms, ${errorsCell(s)} errors`, met: s.p99Ms < MIXED_P99_MS && s.errors === 0 }),
+  },
+];
+
+/** One line per goal: its measured value on each setup it applies to, and whether it is met. */
+function goalLines(rows: readonly Row[], expressStatic: Summary | undefined): string[] {
+  let met = 0;
+  let judged = 0;
+  const lines = GOALS.map((goal) => {
+    const results = goal.setups.map((setup) => {
+      const row = rows.find((r) => r.setup === setup && r.scenario === goal.scenario);
+      if (!row || !expressStatic) return `${setup}: not measured`;
+      const verdict = goal.judge(row.summary, expressStatic);
+      judged += 1;
+      if (verdict.met) met += 1;
+      return `${setup} ${verdict.value}, ${verdict.met ? 'met' : 'NOT MET'}`;
+    });
+    return `- ${goal.scenario}: ${goal.wants}. ${results.join('; ')}`;
+  });
+  return [`## Goals: ${met} of ${judged} met`, '', ...lines];
+}
+
+interface SetupRun {
+  name: string;
+  processes: string;
+}
+
+function header(started: Date, minutes: number, stealPercent: number, load: string, setups: SetupRun[]): string[] {
+  const cpu = cpus();
+  const ran = setups.map((s) => `${s.name}: ${s.processes}`).join('; ');
+  return [
+    `# Benchmark${quick ? ' (quick check: one short round, not for comparison)' : ''}`,
+    '',
+    `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load} · CPU time taken by other guests (steal) over the run ${stealPercent.toFixed(0)}% · the run took ${minutes.toFixed(1)} min`,
+    '',
+    `The shop as an operator runs it: \`node ${startCommand().join(' ')}\` (the README's systemd unit), NODE_ENV=production,`,
+    `LOG_LEVEL and WEB_CONCURRENCY unset. So it logs at info, one JSON line per request, its stdout and stderr appended to a file;`,
+    `and it runs its default number of processes (one per core on MariaDB, one on SQLite), here ${ran}.`,
+    `The row marked "logs off" is a second shop started the same way with LOG_LEVEL=warn; every other row has logs on.`,
+    `autocannon with 10 connections in the same run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up.`,
+    `The mixed rows send ${MIXED_SECONDS} s of visits spread evenly at a steady rate over at most 20 connections, each latency counted`,
+    `from when its request was due. The references serve the exact bytes of the shop's anonymous /books page: bare node:http`,
+    `from memory, express.static from a file. CPU ms/request is the user + system time of all the shop's processes (/proc/<pid>/stat)`,
+    `over the requests answered. Errors: answers of 400 or more (non-2xx for autocannon) and connection errors over all rounds,`,
+    `by kind where known.`,
+  ];
 }
 
 async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(tmpdir(), 'shop-bench-'));
   const rows: Row[] = [];
   const notes: string[] = [];
+  const setupsRun: SetupRun[] = [];
   const started = new Date();
   const ticksAtStart = machineTicks();
   const load = loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-  let refs: { bare: Summary; static: Summary } | undefined;
+  let refs: References | undefined;
   say('starting MariaDB and Redis');
   const services = await startServices();
   try {
-    const setups: { name: string; env: Record<string, string> }[] = [
-      { name: 'MariaDB + Redis', env: { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl } },
-      { name: 'SQLite + SQL sessions', env: {} },
+    const setups: { name: string; slug: string; env: Record<string, string> }[] = [
+      { name: MARIADB, slug: 'mariadb', env: { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl } },
+      { name: SQLITE, slug: 'sqlite', env: {} },
     ];
-    for (const { name, env } of setups) {
+    for (const { name, slug, env } of setups) {
       say(`${name}: starting the shop`);
-      const shop = await startShop(env);
+      const logFile = path.join(workDir, `shop-${slug}.log`);
+      const shop = await startShop(env, logFile);
       try {
-        await sleep(3000);
-        const afterStartUp = rssMbOf(shop.pid);
+        setupsRun.push({ name, processes: processesOf(shop) });
+        await sleep(START_UP_MS);
+        const afterStartUp = memoryOf(shop);
         // V8 gives back what start-up left behind once a process has been idle a few seconds.
-        await sleep(REST_MS - 3000);
+        await sleep(REST_MS - START_UP_MS);
         notes.push(
-          `${name}: idle RSS ${afterStartUp.toFixed(0)} MB 3 s after start-up, ${rssMbOf(shop.pid).toFixed(0)} MB after ${REST_MS / 1000} s at rest`,
+          `${name}: idle RSS ${afterStartUp} ${START_UP_MS / 1000} s after start-up, ${memoryOf(shop)} after ${REST_MS / 1000} s at rest`,
         );
         refs ??= await references(shop, workDir);
-        await benchSetup(name, shop, rows, notes);
+        await benchSetup(name, shop, rows);
       } finally {
         await shop.stop();
       }
+      const { lines, mb } = await logSize(logFile);
+      notes.push(`${name}: the shop wrote ${lines} lines (${mb.toFixed(0)} MB) to its log file over its rows`);
+      await logsOffRow(name, env, path.join(workDir, `shop-${slug}-logs-off.log`), rows);
     }
   } finally {
     await services.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
-  const cpu = cpus();
   const ticksAtEnd = machineTicks();
   // On a virtual machine, CPU time other guests took makes every number of the run smaller and noisier.
   const stealPercent = (100 * (ticksAtEnd.steal - ticksAtStart.steal)) / (ticksAtEnd.total - ticksAtStart.total);
+  const minutes = (Date.now() - started.getTime()) / 60_000;
+  const referenceRows = refs
+    ? [
+        { setup: 'reference', scenario: 'bare node:http, /books bytes', summary: refs.bare },
+        { setup: 'reference', scenario: 'express.static, /books bytes', summary: refs.static },
+      ]
+    : [];
   const report = [
-    `# Benchmark${quick ? ' (quick check: one short round, not for comparison)' : ''}`,
+    ...header(started, minutes, stealPercent, load, setupsRun),
     '',
-    `${started.toISOString()} · ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'} · Node ${process.version} · Linux ${release()} · load average at start ${load} · CPU time taken by other guests (steal) over the run ${stealPercent.toFixed(0)}%`,
-    '',
-    `The shop in production mode (compiled server, one process, WEB_CONCURRENCY=1), autocannon with 10 connections in the same`,
-    `run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up. The mixed rows send ${MIXED_SECONDS} s of`,
-    `visits spread evenly at a steady rate over at most 20 connections, each latency counted from when its request was due.`,
-    `The stylesheet is measured alone and while sign-ins run in ${PAIRED_ROUNDS} pairs of rounds, taken in turns.`,
-    `The references serve the exact bytes of the shop's anonymous /books page: bare node:http from memory, express.static from a file.`,
-    `CPU ms/request is the server process's user + system time (/proc/<pid>/stat) over the requests answered. Errors: answers of 400`,
-    `or more (non-2xx for autocannon) and connection errors over all rounds, by kind where known.`,
-    '',
-    markdownTable(
-      [
-        ...(refs
-          ? [
-              { setup: 'reference', scenario: 'bare node:http, /books bytes', summary: refs.bare },
-              { setup: 'reference', scenario: 'express.static, /books bytes', summary: refs.static },
-            ]
-          : []),
-        ...rows,
-      ],
-      refs ?? {},
-    ),
+    markdownTable([...referenceRows, ...rows], refs ?? {}),
     '',
     ...notes.map((n) => `- ${n}`),
     '',
+    ...goalLines(rows, refs?.static),
+    '',
   ].join('\n');
+  process.stdout.write(report);
   mkdirSync(path.dirname(OUTPUT), { recursive: true });
   writeFileSync(OUTPUT, report);
-  say(`wrote ${path.relative(process.cwd(), OUTPUT)}`);
+  say(`wrote ${OUTPUT}`);
 }
 
 main().catch((err: unknown) => {
