@@ -42,6 +42,7 @@ import type { Assets } from './web/assets.ts';
 import { COVERS_URL } from './features/catalog/cover.ts';
 import { csrfProtection, rejectCrossSite } from './web/csrf.ts';
 import { handleErrors, notFound } from './web/error-handlers.ts';
+import { BadRequest } from './web/errors.ts';
 import { pageLocals } from './web/locals.ts';
 import { pageCache } from './web/page-cache.ts';
 import { securityHeaders } from './web/security.ts';
@@ -162,6 +163,7 @@ export function createApp({
   // How a request flows: logged, given the security headers, answered from the page cache or
   // as a file when it can be, compressed, and otherwise routed below.
   app.use(requestLog(log));
+  app.use(pathsOnly);
   app.use(securityHeaders(security));
   app.use(pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE }));
   app.use('/assets', builtAssets());
@@ -235,6 +237,12 @@ export function createApp({
   app.use(handleErrors(log));
   return app;
 }
+
+// The shop serves paths: a request for `*` (or any target not starting with '/') names
+// nothing here, and express-session, among others, would give it no session.
+const pathsOnly: RequestHandler = (req, _res, next) => {
+  next(req.path.startsWith('/') ? undefined : new BadRequest('The request target must be a path.'));
+};
 
 const noStore: RequestHandler = (_req, res, next) => {
   res.set('Cache-Control', 'no-store');

@@ -2,7 +2,7 @@ import 'dotenv/config';
 import cluster from 'node:cluster';
 import { PREPARED_ENV, runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, flushLog, type Logger } from './log.ts';
 
 // The shop's entry point: one server process, or a primary that runs WEB_CONCURRENCY of them.
 async function main(): Promise<void> {
@@ -30,9 +30,10 @@ function exitOnUnhandled(log: Logger): void {
     if (exiting) return;
     exiting = true;
     process.exitCode = 1;
-    // fatal writes at once; the flush covers a buffered destination, the timer one that never calls back.
+    // fatal writes its line at once; the flush is for lines still buffered before it, the timer
+    // for a flush that never ends (stdout gone).
     setTimeout(() => process.exit(1), 1000);
-    log.flush(() => process.exit(1));
+    void flushLog(log).then(() => process.exit(1));
   };
   process.on('uncaughtException', (err) => exit(err, 'uncaught exception; exiting'));
   process.on('unhandledRejection', (reason) => exit(reason, 'unhandled promise rejection; exiting'));
