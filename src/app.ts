@@ -1,4 +1,3 @@
-import compression from 'compression';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from './config.ts';
 import { pingDb, type Db } from './db.ts';
@@ -45,6 +44,7 @@ import { handleErrors, notFound } from './web/error-handlers.ts';
 import { BadRequest } from './web/errors.ts';
 import { pageLocals } from './web/locals.ts';
 import { pageCache } from './web/page-cache.ts';
+import { compressResponses } from './web/compression.ts';
 import { securityHeaders } from './web/security.ts';
 import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionStore } from './web/session.ts';
 import { builtAssets, publicFiles } from './web/static-files.ts';
@@ -169,7 +169,7 @@ export function createApp({
   app.use('/assets', builtAssets());
   app.use(publicFiles());
   app.use(COVERS_URL, uploadedFiles(coversDir(config.uploadsDir)));
-  app.use(compression());
+  app.use(compressResponses());
 
   app.use(
     healthRoutes([
