@@ -45,7 +45,12 @@ export interface TestShopOptions {
 }
 
 const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
-export const TEST_LIMITS: Record<string, Limit> = { 'signup-client': GENEROUS, 'contact-client': GENEROUS, 'contact-session': GENEROUS };
+export const TEST_LIMITS: Record<string, Limit> = {
+  'signup-client': GENEROUS,
+  'contact-client': GENEROUS,
+  'contact-session': GENEROUS,
+  'contact-shop-notify': GENEROUS,
+};
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
 export async function buildTestShop({

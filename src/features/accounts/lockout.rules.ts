@@ -6,13 +6,20 @@ export const LOCKOUT = {
   /** Failures from one client address, across accounts, before it is refused (429). */
   clientFailures: 20,
   clientWindowMs: 15 * 60_000,
+  /**
+   * Failures on an operator's account from one client address before that address is refused
+   * (429) for it. An operator has a second factor, so a stranger's guesses only slow them down:
+   * the account is never secured, and the operator's own address is not held up by others'.
+   */
+  operatorFailures: 5,
+  operatorWindowMs: 15 * 60_000,
   /** Reset requests from one client address per window. */
   resetClientRequests: 10,
   resetClientWindowMs: 60 * 60_000,
   /** Live email checks from one client address per window. */
   checkEmailRequests: 60,
   checkEmailWindowMs: 10 * 60_000,
-  /** One security email of each kind per account per interval. */
+  /** One security email of each kind per account, and per recipient, per interval. */
   mailIntervalMs: 30 * 60_000,
   temporaryPasswordLifetimeMs: 24 * 60 * 60_000,
   resetLinkLifetimeMs: 60 * 60_000,

@@ -11,6 +11,11 @@ import { LOCKOUT } from './lockout.rules.ts';
 import { NO_PASSWORD, secretHash, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { issueTemporaryPassword } from './temporary-password.ts';
 
+/** An enrolled operator: the second factor guards the account, so failed passwords only slow down. */
+function hasSecondFactor(user: User): boolean {
+  return user.role === 'operator' && Boolean(user.totpEnrolledAt);
+}
+
 export interface VerifiedUser {
   user: User;
   /** A temporary password was used: a new one must be chosen before anything else. */
@@ -20,7 +25,8 @@ export interface VerifiedUser {
 /**
  * Sign-in checks under the lockout rules (DESIGN.md). Every attempt is reserved against the
  * client's and the account's allowance before the password hash runs, so no burst of parallel
- * guesses gets more than the allowance checked.
+ * guesses gets more than the allowance checked. Parents are secured by the spec's lockout;
+ * operators are throttled instead.
  */
 export function createLockout({
   db,
@@ -41,6 +47,9 @@ export function createLockout({
    * The conditional update lets one caller per 30 minutes win, however many race here.
    */
   async function secureAccount(user: User): Promise<void> {
+    // The recipient's cap comes first: a password is only replaced when the mail carrying its
+    // successor can be written, or the parent would be left with no way in.
+    if (!(await limiters.temporaryPasswordByRecipient.reserve(user.email.toLowerCase())).allowed) return;
     const now = new Date();
     const claimed = await db.transaction(async (trx) => {
       const won = await User.query(trx)
@@ -86,6 +95,23 @@ export function createLockout({
     });
   }
 
+  /**
+   * An operator's failures are counted per address and account, and past the allowance that
+   * address waits (429). The password is never replaced: strangers guessing from elsewhere
+   * can neither sign the operator out nor keep them from signing in.
+   */
+  async function operatorSignIn(user: User, password: string, client: string): Promise<VerifiedUser> {
+    const key = `${user.id}:${client}`;
+    if (!(await limiters.loginByOperatorClient.reserve(key)).allowed) throw new TooManyRequests(M.tooManyAttempts);
+    const succeeded = async (mustChangePassword: boolean): Promise<VerifiedUser> => {
+      await Promise.all([limiters.loginByOperatorClient.clear(key), limiters.loginByClient.giveBack(client)]);
+      return { user, mustChangePassword };
+    };
+    if (await verifyPassword(user.passwordHash, password)) return succeeded(Boolean(user.mustChangePassword));
+    if (await useTemporaryPassword(user, password)) return succeeded(true);
+    throw loginFailed();
+  }
+
   return {
     async signIn({
       email,
@@ -100,8 +126,9 @@ export function createLockout({
     }): Promise<VerifiedUser> {
       const accountKey = email.toLowerCase();
       if (!(await limiters.loginByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManyAttempts);
-      const account = await limiters.loginByAccount.reserve(accountKey);
       const user = await findByEmail(email);
+      if (user && hasSecondFactor(user)) return operatorSignIn(user, password, client);
+      const account = await limiters.loginByAccount.reserve(accountKey);
       const succeeded = async (mustChangePassword: boolean): Promise<VerifiedUser> => {
         // A success ends the run of failures and does not count against the address.
         await Promise.all([limiters.loginByAccount.clear(accountKey), limiters.loginByClient.giveBack(client)]);

@@ -14,6 +14,18 @@ export const CONTACT_MESSAGES = {
 /** Messages taken per client address and per session each hour (each one mails an acknowledgement). */
 export const CONTACT_LIMITS = { perClient: 10, perSession: 3, windowMs: 60 * 60_000 } as const;
 
+/**
+ * Mail the form causes, capped by who receives it: the address the form names (nobody has
+ * verified it, so many clients together must not flood it) and the shop's own notifications
+ * (every message waits in the admin inbox anyway, so one alert per window is enough).
+ */
+export const CONTACT_MAIL_LIMITS = {
+  acknowledgementsPerRecipient: 3,
+  acknowledgementWindowMs: 60 * 60_000,
+  shopNotifications: 1,
+  shopNotificationWindowMs: 10 * 60_000,
+} as const;
+
 const required = (max: number) =>
   z
     .string({ message: CONTACT_MESSAGES.incomplete.text })

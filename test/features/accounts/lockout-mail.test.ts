@@ -52,3 +52,31 @@ describe('a second lockout within 30 minutes', () => {
     expect(await shop.db('accountTokens').where({ purpose: 'temporary-password' })).toEqual(first);
   });
 });
+
+describe("the recipient's cap on temporary passwords", () => {
+  it('holds in the shared throttle store too: no second mail, and the first temporary password stays live', async () => {
+    const parent = newParent();
+    expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
+    const session = await openSession(server.url);
+    const guess = (i: number) =>
+      postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, {
+        'x-forwarded-for': freshAddress(),
+      });
+    await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));
+    const temporaryPasswords = () =>
+      shop
+        .db('accountTokens')
+        .where({ purpose: 'temporary-password' })
+        .whereIn('userId', shop.db('users').select('id').where({ email: parent.email }));
+    const first = await temporaryPasswords();
+    expect(first).toHaveLength(1);
+
+    // As if the account's own record of the mail were gone: only the shared counter stands.
+    await shop.db('users').where({ email: parent.email }).update({ temporaryPasswordSentAt: null });
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 200));
+    await Promise.all(Array.from({ length: 5 }, (_, i) => guess(100 + i)));
+
+    expect(await shop.db('outbox').where({ toAddress: parent.email, subject: 'Your temporary password' })).toHaveLength(1);
+    expect(await temporaryPasswords()).toEqual(first);
+  });
+});

@@ -109,4 +109,25 @@ describe('asking for a reset link', () => {
     await flushMail(shop);
     expect(await resetMails(parent.email)).toHaveLength(1);
   });
+
+  it('mails one link per recipient from many addresses, however the address is written', async () => {
+    const parent = await registered();
+    const spellings = [parent.email, parent.email.toUpperCase(), parent.email.replace(/^./, (c) => c.toUpperCase())];
+    for (const email of [...spellings, ...spellings])
+      expect((await browser().post('/api/auth/reset-password', { email })).status).toBe(200);
+    await later.release();
+    await flushMail(shop);
+    expect(await resetMails(parent.email)).toHaveLength(1);
+  });
+
+  it("holds the interval in the shared throttle store too, not only in the account's row", async () => {
+    const parent = await registered();
+    await browser().post('/api/auth/reset-password', { email: parent.email });
+    await later.release();
+    await shop.db('users').where({ email: parent.email }).update({ resetLinkSentAt: null });
+    await browser().post('/api/auth/reset-password', { email: parent.email });
+    await later.release();
+    await flushMail(shop);
+    expect(await resetMails(parent.email)).toHaveLength(1);
+  });
 });

@@ -334,6 +334,15 @@ describe('throttles', () => {
     expect(await limited.db('backInStockRequests').where({ bookId: books.at(-1)! })).toHaveLength(0);
   });
 
+  it('caps the confirmations one recipient gets from many clients, however the address is written', async () => {
+    const books = await comingSoonBooks(BACK_IN_STOCK_LIMITS.perAddress + 3);
+    const spellings = ['victim@example.net', 'Victim@Example.net', 'VICTIM@EXAMPLE.NET'];
+    const answers = await Promise.all(books.map((id, i) => askLimited(id, spellings[i % spellings.length]!, freshClient())));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(BACK_IN_STOCK_LIMITS.perAddress);
+    const confirmations = await limited.db('outbox').whereRaw('lower(to_address) = ?', ['victim@example.net']);
+    expect(confirmations).toHaveLength(BACK_IN_STOCK_LIMITS.perAddress);
+  });
+
   it(`refuses the request after ${BACK_IN_STOCK_LIMITS.perClient} from one client with 429, whatever the address`, async () => {
     const [id] = await comingSoonBooks(1);
     const client = freshClient();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type supertest from 'supertest';
 import { buildTestShop, csrfTokenFor, flushMail, formToken, type TestShop } from '../../helpers/app.ts';
+import { CONTACT_MAIL_LIMITS } from '../../../src/features/contact/contact.schemas.ts';
 
 // The acknowledgement goes to whatever address the form names, so the form must not become a
 // way to mail strangers: sends are limited, and the mail carries none of the sender's text.
@@ -107,5 +108,60 @@ describe('the acknowledgement mail', () => {
     expect(mail.textBody).not.toContain('evil');
     expect(mail.htmlBody).not.toContain('evil');
     expect(mail.textBody).toContain('Hello,');
+  });
+});
+
+describe('mail to one recipient, whoever sends the form', () => {
+  const ACKNOWLEDGEMENTS = CONTACT_MAIL_LIMITS.acknowledgementsPerRecipient;
+  const SHOP_ADDRESS = 'orders@littlelantern.example';
+  let capped: TestShop;
+  beforeAll(async () => {
+    capped = await buildTestShop({ seed: false, env: { TRUST_PROXY: '1', SHOP_NOTIFY_EMAIL: SHOP_ADDRESS }, limits: {} });
+  });
+  afterAll(() => capped.close());
+
+  async function post(ip: string, body: object) {
+    const agent = capped.browser();
+    const token = await csrfTokenFor(agent);
+    return agent.post('/api/contact').set('x-csrf-token', token).set('x-forwarded-for', ip).send(body);
+  }
+
+  const outboxTo = (email: string) => capped.db('outbox').whereRaw('lower(to_address) = ?', [email.toLowerCase()]);
+
+  it(`keeps every message but acknowledges at most ${ACKNOWLEDGEMENTS} to one address and tells the shop once`, async () => {
+    const victim = 'victim@example.org';
+    const spellings = [victim, 'Victim@Example.org', 'VICTIM@EXAMPLE.ORG'];
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(freshAddress(), message({ email: spellings[i % spellings.length]! }))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((a) => a.body.message))).toEqual(new Set(['Message Sent Successfully!']));
+    expect(await capped.db('contact_messages').whereRaw('lower(email) = ?', [victim])).toHaveLength(10);
+    await flushMail(capped);
+    expect(await outboxTo(victim)).toHaveLength(ACKNOWLEDGEMENTS);
+    expect(await outboxTo(SHOP_ADDRESS)).toHaveLength(1);
+  });
+
+  it('still acknowledges another address, while the shop hears nothing more within the window', async () => {
+    const other = message();
+    expect((await post(freshAddress(), other)).status).toBe(201);
+    await flushMail(capped);
+    expect(await outboxTo(other.email)).toHaveLength(1);
+    expect(await outboxTo(SHOP_ADDRESS)).toHaveLength(1);
+  });
+
+  it('answers the plain-HTML form with the same success toast once the cap is spent', async () => {
+    const agent = capped.browser();
+    const ip = freshAddress();
+    const page = await agent.get('/contact').set('x-forwarded-for', ip);
+    await agent
+      .post('/contact')
+      .set('x-forwarded-for', ip)
+      .type('form')
+      .send({ ...message({ email: 'victim@example.org' }), _csrf: formToken(page.text) })
+      .expect(303)
+      .expect('location', '/contact');
+    expect((await agent.get('/contact')).text).toContain('Message Sent Successfully!');
+    expect(await outboxTo('victim@example.org')).toHaveLength(ACKNOWLEDGEMENTS);
   });
 });
