@@ -37,7 +37,8 @@ function isAddressOrRange(value: string): boolean {
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: see listenHost. */
+  HOST: z.string().min(1).optional(),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('var'),
   /** Uploaded covers; unset: DATA_DIR/uploads. Every process serving the shop must share it. */
@@ -93,8 +94,10 @@ const schema = z.object({
 type Env = z.infer<typeof schema>;
 
 export type Config = Readonly<
-  Omit<Env, 'SESSION_SECRET'> & {
+  Omit<Env, 'SESSION_SECRET' | 'HOST'> & {
     SESSION_SECRET: string;
+    /** HOST, or its default (see listenHost). */
+    HOST: string;
     isProduction: boolean;
     dataDir: string;
     /** Absolute: UPLOADS_DIR, or DATA_DIR/uploads. */
@@ -111,6 +114,19 @@ export class ConfigError extends Error {}
 /** Whether the shop is told it stands behind a proxy (and so may learn a request came over https). */
 export function behindProxy(config: Pick<Config, 'TRUST_PROXY'>): boolean {
   return Array.isArray(config.TRUST_PROXY) ? config.TRUST_PROXY.length > 0 : config.TRUST_PROXY > 0;
+}
+
+/**
+ * Where the shop listens when HOST is unset. Trusting proxies by hop count, the shop takes
+ * X-Forwarded-For from whoever connects, so in production only the proxy on this machine may
+ * reach the port: a client connecting directly would pass for any address it wrote. A list of
+ * proxy addresses trusts those peers only, and names where the proxy is: every interface then,
+ * as without a proxy or outside production.
+ */
+export function listenHost(values: Pick<Env, 'HOST' | 'TRUST_PROXY' | 'NODE_ENV'>): string {
+  if (values.HOST) return values.HOST;
+  const trustsHopCount = typeof values.TRUST_PROXY === 'number' && behindProxy(values);
+  return values.NODE_ENV === 'production' && trustsHopCount ? '127.0.0.1' : '0.0.0.0';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -145,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return Object.freeze({
     ...values,
+    HOST: listenHost(values),
     workers,
     SESSION_SECRET: values.SESSION_SECRET ?? localSessionSecret(dataDir),
     isProduction,

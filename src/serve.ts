@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { behindProxy, type Config } from './config.ts';
 import { connectDb, migrateLatest } from './db.ts';
 import { flushLog, type Logger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
@@ -63,8 +63,8 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     log.info(
-      { port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' },
-      `shop listening on http://localhost:${port}`,
+      { host: config.HOST, port, database: config.DATABASE_URL ? 'mysql' : 'sqlite', sessions: config.REDIS_URL ? 'redis' : 'sql' },
+      `shop listening on http://${config.HOST}:${port}${config.HOST === '127.0.0.1' && behindProxy(config) ? ' (loopback only: TRUST_PROXY counts proxies, so only the local proxy may connect; set HOST to listen elsewhere)' : ''}`,
     );
   });
 

@@ -57,6 +57,38 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).TRUST_PROXY).toEqual(expected);
   });
 
+  describe('where the shop listens', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://shop.example',
+      ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+    };
+    const hostOf = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), ...env }).HOST;
+
+    it('behind a proxy in production with HOST unset: loopback only, so nobody skips the proxy and writes their own X-Forwarded-For', () => {
+      expect(hostOf({ ...production, TRUST_PROXY: '1' })).toBe('127.0.0.1');
+    });
+
+    it('behind a proxy in production, HOST as set', () => {
+      expect(hostOf({ ...production, TRUST_PROXY: '1', HOST: '0.0.0.0' })).toBe('0.0.0.0');
+    });
+
+    it('without a proxy in production: every interface', () => {
+      expect(hostOf(production)).toBe('0.0.0.0');
+      expect(hostOf({ ...production, TRUST_PROXY: '0' })).toBe('0.0.0.0');
+    });
+
+    it('with the proxies named by address: every interface, as only they are trusted with X-Forwarded-For', () => {
+      expect(hostOf({ ...production, TRUST_PROXY: '10.0.0.5' })).toBe('0.0.0.0');
+    });
+
+    it('in development, even with a proxy: every interface', () => {
+      expect(hostOf({ TRUST_PROXY: '1' })).toBe('0.0.0.0');
+      expect(hostOf({})).toBe('0.0.0.0');
+    });
+  });
+
   it.each(['yes', '-1', '11', 'proxy.example.com', '10.0.0.1/33', '10.0.0.1,'])(
     'refuses TRUST_PROXY=%s with a message naming it',
     (value) => {

@@ -9,6 +9,11 @@ import { Server as NetServer, type Socket } from 'node:net';
  * then reset. Instead: stop accepting connections, answer every request from now on with
  * `Connection: close` (so the client sends nothing more on that connection and it closes
  * after its answer), and close a connection that stays idle only after a grace period.
+ *
+ * Closing the listening socket makes the system reset every connection still queued on it:
+ * a client that connected while this process was busy has sent its request there already.
+ * So the queue is emptied first. A cluster's workers did not see this, since the primary
+ * holds the listening socket and accepts as soon as a client connects.
  */
 export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () => Promise<void> {
   const inFlight = new Map<Socket, Set<ServerResponse>>();
@@ -25,7 +30,9 @@ export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () 
     );
   };
 
+  let accepted = 0;
   server.on('connection', (socket: Socket) => {
+    accepted += 1;
     inFlight.set(socket, new Set());
     socket.once('close', () => {
       clearTimeout(idleTimers.get(socket));
@@ -50,8 +57,10 @@ export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () 
     });
   });
 
-  return () =>
-    new Promise<void>((resolve) => {
+  return async () => {
+    // Before any answer says close: a client told so connects again, and would join the queue.
+    await acceptQueuedConnections(() => accepted);
+    await new Promise<void>((resolve) => {
       closing = true;
       // net's close: stop accepting; 'close' fires once every connection has ended.
       NetServer.prototype.close.call(server, () => resolve());
@@ -60,4 +69,20 @@ export function gracefulCloser(server: Server, { idleGraceMs = 1000 } = {}): () 
         closeWhenStillIdle(socket);
       }
     });
+  };
+}
+
+// The event loop may take only one queued connection per turn: turn until a whole turn
+// (the first wait may end after this turn's poll for I/O) takes none. Bounded by what the
+// system queues for a listening socket, so a stream of new clients cannot hold it open.
+const MOST_QUEUED_CONNECTIONS = 511;
+
+async function acceptQueuedConnections(acceptedSoFar: () => number): Promise<void> {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
+  for (let turn = 0; turn < MOST_QUEUED_CONNECTIONS; turn += 1) {
+    const before = acceptedSoFar();
+    await nextTurn();
+    if (acceptedSoFar() === before) return;
+  }
 }

@@ -171,6 +171,14 @@ describe('refused uploads change nothing', () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('refuses a small file that would decode to more than 25 megapixels (422, said on the page)', async () => {
+    const before = await snapshot();
+    const res = await upload(operator, await firstBookId(), await solid(5001, 5000).png().toBuffer(), 'cover.png', 'image/png');
+    expect(res.status).toBe(422);
+    expect(res.text).toContain(COVER_MESSAGES.tooManyPixels);
+    expect(await snapshot()).toBe(before);
+  });
+
   it('refuses a real image over 2 MB (413, said on the page)', async () => {
     // Noise does not compress: about 3 MB of PNG.
     const big = await sharp(randomBytes(1000 * 1000 * 3), { raw: { width: 1000, height: 1000, channels: 3 } })
