@@ -5,14 +5,18 @@ import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
 import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
-import type { PaymentEvent } from '../payments/provider.ts';
+import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
 import type { ShippingInfo } from './checkout.schemas.ts';
 import { MAX_COPIES_PER_TITLE } from '../cart/cart.rules.ts';
 import { quoteCart } from './quote.ts';
-import { HOLD_MINUTES, releaseHolds, SoldOut, takeHolds } from './stock-holds.ts';
+import { HOLD_MINUTES, releaseExpiredHolds, releaseHoldsOf, SoldOut, takeHolds } from './stock-holds.ts';
+import { lockForSale, prepareAddressLock } from './lock-order.ts';
+import { isLockConflict, retryOnLockConflict } from '../../lib/lock-retry.ts';
+import type { Knex } from 'knex';
+import type { Logger } from '../../log.ts';
 import { createOrderCompletion, type CompletionDeps } from './order-completion.ts';
-import { applicableCode, releaseUse, reserveUse } from '../discounts/discount-uses.ts';
+import { applicableCode, releaseUse, reserveUse, type AppliedCode } from '../discounts/discount-uses.ts';
 import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 
 /** Books in all that one order may take (per title, the cart's MAX_COPIES_PER_TITLE). */
@@ -32,6 +36,7 @@ export const CHECKOUT_MESSAGES = {
     `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
   tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
   tooManyCheckouts: 'Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.',
+  busy: 'Many parents are paying right now. Please wait a moment and try again.',
   refunded: (title: string) =>
     `We're sorry: "${title}" sold out before your payment completed. Your payment has been refunded in full; it may take 5-10 business days to appear.`,
 };
@@ -67,6 +72,12 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     return discountCode ? (subtotal: number) => applicableCode(db, discountCode, subtotal) : undefined;
   }
 
+  /** At payment the code was accepted once already: a refusal now means it changed since, a conflict. */
+  function lookupAtPayment(discountCode: string | undefined) {
+    const find = lookup(discountCode);
+    return find && ((subtotal: number) => find(subtotal).catch(asConflict));
+  }
+
   async function existingOrder(paymentIntentId: string): Promise<Order | undefined> {
     return Order.query(db).findOne({ stripePaymentIntentId: paymentIntentId }).withGraphFetched('items.book');
   }
@@ -86,18 +97,19 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       }
       if (intent.status !== 'canceled') throw err;
     }
-    await closeCheckout(checkout.id, 'canceled');
+    await closeCheckout(checkout, 'canceled');
   }
 
   /** Under the checkout's lock, so a completion in flight is never undone. */
-  async function closeCheckout(checkoutId: number, status: 'failed' | 'canceled'): Promise<void> {
-    await db.transaction(async (trx) => {
-      const checkout = (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
-      if (checkout.status !== 'open' && checkout.status !== 'failed') return;
-      await releaseHolds(trx, { paymentIntentId: checkout.paymentIntentId });
-      await releaseUse(trx, checkout);
-      await Checkout.query(trx).findById(checkoutId).patch({ status });
-    });
+  async function closeCheckout(checkout: Checkout, status: 'failed' | 'canceled'): Promise<void> {
+    await retryOnLockConflict(() =>
+      db.transaction(async (trx) => {
+        await lockForSale(trx, { userId: checkout.userId });
+        const locked = (await Checkout.query(trx).findById(checkout.id).forUpdate())!;
+        await lockForSale(trx, { codes: [locked.discountCode], bookIds: bookIdsOf(locked) });
+        await endCheckout(trx, locked, status);
+      }),
+    );
   }
 
   return {
@@ -135,14 +147,16 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       /** The code applied in this session; checked again here, and a use reserved with the copies. */
       discountCode?: string | undefined;
     }): Promise<PaymentStart> {
-      await releaseHolds(db, { expiredBy: new Date() });
-      const quote = await quoteCart(carts, { userId }, shipping, lookup(discountCode));
+      await releaseExpiredHolds(db, new Date());
+      const quote = await quoteCart(carts, { userId }, shipping, lookupAtPayment(discountCode));
       if (claimedTotalCents !== undefined && claimedTotalCents !== quote.totals.total) throw new Conflict(CHECKOUT_MESSAGES.totalChanged);
       checkOrderSize(quote.lines);
       // One checkout at a time per customer: the earlier one's copies go back before new ones are held.
       for (const earlier of await Checkout.query(db).where({ userId }).whereIn('status', ['open', 'failed'])) await abandon(earlier);
-      if ((await openCheckoutsFrom(db, clientKey)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
+      // Asked again under the locks below; this only spares the provider a doomed intent.
+      if ((await openCheckoutsFrom(db, clientKey, userId)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
         throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
+      await prepareAddressLock(db, clientKey);
       const customerId = await paymentCustomer(userId);
       const intent = await payments.createPaymentIntent({
         amountCents: quote.totals.total,
@@ -150,41 +164,39 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
         metadata: { userId: String(userId) },
         idempotencyKey: `intent-${randomUUID()}`,
       });
+      let replaced: string[];
       try {
-        await db.transaction(async (trx) => {
-          if (quote.code && !(await reserveUse(trx, quote.code.id))) throw new CodeUsedUp();
-          await takeHolds(trx, intent.id, quote.lines);
-          await Checkout.query(trx).insert({
-            paymentIntentId: intent.id,
-            userId,
-            lines: JSON.stringify(quote.lines),
-            subtotal: quote.totals.subtotal,
-            discountCode: quote.code?.code ?? null,
-            discount: quote.totals.discount,
-            discountHeld: quote.code !== undefined,
-            shipping: quote.totals.shipping,
-            handling: quote.totals.handling,
-            tax: quote.totals.tax,
-            total: quote.totals.total,
-            shippingAddress: shipping.address,
-            city: shipping.city,
-            state: quote.state,
-            zipCode: shipping.zipCode,
-            giftNote,
-            giftRecipient,
-            status: 'open',
-            clientKey,
-            createdAt: new Date(),
-          });
-        });
+        const checkout = {
+          paymentIntentId: intent.id,
+          userId,
+          lines: JSON.stringify(quote.lines),
+          subtotal: quote.totals.subtotal,
+          discountCode: quote.code?.code ?? null,
+          discount: quote.totals.discount,
+          discountHeld: quote.code !== undefined,
+          shipping: quote.totals.shipping,
+          handling: quote.totals.handling,
+          tax: quote.totals.tax,
+          total: quote.totals.total,
+          shippingAddress: shipping.address,
+          city: shipping.city,
+          state: quote.state,
+          zipCode: shipping.zipCode,
+          giftNote,
+          giftRecipient,
+          status: 'open' as const,
+          clientKey,
+          createdAt: new Date(),
+        };
+        replaced = await retryOnLockConflict(() =>
+          db.transaction((trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code })),
+        );
       } catch (err) {
-        if (!(err instanceof SoldOut) && !(err instanceof CodeUsedUp)) throw err;
-        await payments
-          .cancelPaymentIntent(intent.id, `cancel-${intent.id}`)
-          .catch((cancelErr: unknown) => log.warn({ err: cancelErr }, 'could not cancel intent'));
-        if (err instanceof CodeUsedUp) throw new BadRequest(DISCOUNT_MESSAGES.usedUp);
-        throw new Conflict(CHECKOUT_MESSAGES.soldOut(err.title));
+        await cancelQuietly(payments, log, intent.id);
+        throw startRefusal(err);
       }
+      // Parallel starts of the same customer: the newest stands, the others' intents end here.
+      for (const id of replaced) await cancelQuietly(payments, log, id);
       return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amountCents };
     },
 
@@ -221,7 +233,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
         });
       } else if (event.type === 'payment_intent.payment_failed') {
         const checkout = await Checkout.query(db).findOne({ paymentIntentId: event.paymentIntentId });
-        if (checkout) await closeCheckout(checkout.id, 'failed');
+        if (checkout) await closeCheckout(checkout, 'failed');
       }
     },
 
@@ -232,7 +244,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
      * checkout's lock or is idempotent at the provider.
      */
     async sweep(now = new Date()): Promise<{ settled: number }> {
-      await releaseHolds(db, { expiredBy: now });
+      await releaseExpiredHolds(db, now);
       const due = await Checkout.query(db)
         .whereIn('status', UNSETTLED_STATUSES)
         .where('createdAt', '<=', new Date(now.getTime() - SWEEP_GRACE_MS))
@@ -257,7 +269,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       return true;
     }
     if (intent.status === 'canceled') {
-      await closeCheckout(checkout.id, 'canceled');
+      await closeCheckout(checkout, 'canceled');
       return true;
     }
     const holdEnds = checkout.createdAt.getTime() + HOLD_MINUTES * 60_000;
@@ -279,10 +291,74 @@ function checkOrderSize(lines: CheckoutLine[]): void {
   if (lines.reduce((sum, line) => sum + line.quantity, 0) > MAX_COPIES_PER_ORDER) throw new Conflict(CHECKOUT_MESSAGES.tooManyCopies);
 }
 
-/** Checkouts still holding copies that were started from one address. */
-async function openCheckoutsFrom(db: Db, clientKey: string): Promise<number> {
-  const row = (await Checkout.query(db).where({ clientKey, status: 'open' }).count({ n: '*' }).first()) as unknown as {
-    n: number | string;
-  };
+/** Open checkouts started from one address by other customers (a customer's own are replaced, not added). */
+async function openCheckoutsFrom(db: Db | Knex.Transaction, clientKey: string, exceptUserId: number): Promise<number> {
+  const row = (await Checkout.query(db)
+    .where({ clientKey, status: 'open' })
+    .whereNot({ userId: exceptUserId })
+    .count({ n: '*' })
+    .first()) as unknown as { n: number | string };
   return Number(row.n);
+}
+
+type NewCheckout = Partial<Checkout> & Pick<Checkout, 'paymentIntentId' | 'userId' | 'clientKey' | 'lines'>;
+
+/**
+ * Writes the checkout and holds its copies and its code's use, in the lock order. The customer's
+ * and the address's rows are locked before anything is counted, so starts sent at once are
+ * counted one after another, as if the parent had sent them one by one. Returns the payment
+ * intents of the customer's earlier checkouts it replaced.
+ */
+async function holdForPayment(
+  trx: Knex.Transaction,
+  { checkout, lines, code }: { checkout: NewCheckout; lines: CheckoutLine[]; code: AppliedCode | undefined },
+): Promise<string[]> {
+  const { userId, clientKey } = checkout;
+  await lockForSale(trx, { userId, addressKey: clientKey ?? undefined });
+  if (clientKey && (await openCheckoutsFrom(trx, clientKey, userId)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
+    throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
+  const earlierIds = (await Checkout.query(trx).where({ userId }).whereIn('status', ['open', 'failed']).select('id')).map((c) => c.id);
+  const earlier = earlierIds.length ? await Checkout.query(trx).whereIn('id', earlierIds).orderBy('id').forUpdate() : [];
+  await Checkout.query(trx).insert(checkout);
+  await lockForSale(trx, {
+    codes: [code?.code, ...earlier.map((c) => c.discountCode)],
+    bookIds: [...lines.map((l) => l.bookId), ...earlier.flatMap(bookIdsOf)],
+  });
+  const replaced: string[] = [];
+  for (const old of earlier) if (await endCheckout(trx, old, 'canceled')) replaced.push(old.paymentIntentId);
+  if (code && !(await reserveUse(trx, code.id))) throw new CodeUsedUp();
+  await takeHolds(trx, checkout.paymentIntentId, lines);
+  return replaced;
+}
+
+/** Ends an open or failed checkout: its copies and its code's use go back. Call holding its locks. */
+async function endCheckout(trx: Knex.Transaction, checkout: Checkout, status: 'failed' | 'canceled'): Promise<boolean> {
+  const moved = await Checkout.query(trx).findById(checkout.id).whereIn('status', ['open', 'failed']).patch({ status });
+  if (moved !== 1) return false;
+  await releaseHoldsOf(trx, checkout.paymentIntentId);
+  await releaseUse(trx, checkout);
+  return true;
+}
+
+function bookIdsOf(checkout: Checkout): number[] {
+  return checkout.parsedLines().map((line) => line.bookId);
+}
+
+/** A payment that will not be made: its intent is canceled if the provider lets us; a failure only logged. */
+async function cancelQuietly(payments: PaymentProvider, log: Logger, paymentIntentId: string): Promise<void> {
+  await payments
+    .cancelPaymentIntent(paymentIntentId, `cancel-${paymentIntentId}`)
+    .catch((err: unknown) => log.warn({ err, paymentIntentId }, 'could not cancel payment intent'));
+}
+
+function asConflict(err: unknown): never {
+  throw err instanceof BadRequest ? new Conflict(err.message) : err;
+}
+
+/** What a parent is told when their payment could not start: always a reason, never a fault. */
+function startRefusal(err: unknown): unknown {
+  if (err instanceof SoldOut) return new Conflict(CHECKOUT_MESSAGES.soldOut(err.title));
+  if (err instanceof CodeUsedUp) return new Conflict(DISCOUNT_MESSAGES.usedUp);
+  if (isLockConflict(err)) return new TooManyRequests(CHECKOUT_MESSAGES.busy);
+  return err;
 }

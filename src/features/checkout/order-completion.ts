@@ -14,12 +14,14 @@ import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
 import { confirmUse, releaseUse } from '../discounts/discount-uses.ts';
 import { saveAddress } from '../accounts/saved-address.ts';
+import { retryOnLockConflict } from '../../lib/lock-retry.ts';
+import { lockForSale } from './lock-order.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
 // the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
-// Everything is decided while holding the checkout row's lock (SELECT ... FOR UPDATE on
-// MySQL; SQLite runs one writer at a time): only the holder may sell the held copies, and a
-// refund is decided only when, under that lock, the copies are certainly gone.
+// Everything is decided while holding the checkout row's lock, taken in the shop's one lock
+// order (lock-order.ts; SQLite runs one writer at a time): only the holder may sell the held
+// copies, and a refund is decided only when, under that lock, the copies are certainly gone.
 
 export type Settlement = { kind: 'order'; order: Order } | { kind: 'refunded'; title: string };
 
@@ -39,32 +41,39 @@ type Decision = { kind: 'order'; orderId: number } | { kind: 'refund'; title: st
 export function createOrderCompletion({ db, carts, payments, mailer, log, publicUrl, notifyEmail }: CompletionDeps) {
   const notify = createShopNotifications({ mailer, notifyEmail, publicUrl });
 
-  async function lockCheckout(trx: Knex.Transaction, checkoutId: number): Promise<Checkout> {
-    return (await Checkout.query(trx).findById(checkoutId).forUpdate())!;
+  /** The checkout as it stands, with every row its sale may touch locked in the lock order. */
+  async function lockCheckout(trx: Knex.Transaction, { id, userId }: Checkout): Promise<Checkout> {
+    await lockForSale(trx, { userId });
+    const checkout = (await Checkout.query(trx).findById(id).forUpdate())!;
+    const bookIds = checkout.parsedLines().map((line) => line.bookId);
+    await lockForSale(trx, { codes: [checkout.discountCode], bookIds });
+    return checkout;
   }
 
   /** Under the checkout's lock: the existing order, a new one, or the certainty that it cannot be filled. */
-  async function decide(checkoutId: number): Promise<Decision> {
-    const decision = await db.transaction(async (trx): Promise<Decision> => {
-      const checkout = await lockCheckout(trx, checkoutId);
-      if (checkout.status === 'completed') {
-        const order = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
-        return { kind: 'order', orderId: order!.id };
-      }
-      if (checkout.status === 'refunding' || checkout.status === 'refunded')
-        return { kind: 'refund', title: checkout.soldOutTitle ?? 'A book' };
-      try {
-        // A savepoint: a sold-out line undoes the lines sold before it, and the lock stays held.
-        return { kind: 'order', orderId: await trx.transaction((inner) => createOrder(inner, checkout)) };
-      } catch (err) {
-        if (!(err instanceof SoldOut)) throw err;
-        await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunding', soldOutTitle: err.title });
-        await releaseUse(trx, checkout);
-        return { kind: 'refund', title: err.title };
-      }
-    });
+  async function decide(of: Checkout): Promise<Decision> {
+    const decision = await retryOnLockConflict(() => db.transaction((trx) => decideLocked(trx, of)));
     mailer.kick();
     return decision;
+  }
+
+  async function decideLocked(trx: Knex.Transaction, of: Checkout): Promise<Decision> {
+    const checkout = await lockCheckout(trx, of);
+    if (checkout.status === 'completed') {
+      const order = await Order.query(trx).findOne({ stripePaymentIntentId: checkout.paymentIntentId });
+      return { kind: 'order', orderId: order!.id };
+    }
+    if (checkout.status === 'refunding' || checkout.status === 'refunded')
+      return { kind: 'refund', title: checkout.soldOutTitle ?? 'A book' };
+    try {
+      // A savepoint: a sold-out line undoes the lines sold before it, and the lock stays held.
+      return { kind: 'order', orderId: await trx.transaction((inner) => createOrder(inner, checkout)) };
+    } catch (err) {
+      if (!(err instanceof SoldOut)) throw err;
+      await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunding', soldOutTitle: err.title });
+      await releaseUse(trx, checkout);
+      return { kind: 'refund', title: err.title };
+    }
   }
 
   async function createOrder(trx: Knex.Transaction, checkout: Checkout): Promise<number> {
@@ -167,7 +176,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
   return {
     /** Settles a checkout whose payment the provider says has succeeded. */
     async settle(checkout: Checkout): Promise<Settlement> {
-      const decision = await decide(checkout.id);
+      const decision = await decide(checkout);
       if (decision.kind === 'refund') {
         await refund(checkout, decision.title);
         return { kind: 'refunded', title: decision.title };

@@ -38,9 +38,13 @@ export async function reserveUse(trx: Trx, codeId: number): Promise<boolean> {
 
 /** Gives back the use a checkout reserved, if it still holds one. Call under the checkout's lock. */
 export async function releaseUse(trx: Trx, checkout: Checkout): Promise<void> {
-  if (!checkout.discountHeld || !checkout.discountCode) return;
-  await trx('checkouts').where({ id: checkout.id }).update({ discountHeld: false });
+  if (!checkout.discountCode || !(await dropReservation(trx, checkout))) return;
   await trx('discountCodes').where({ code: checkout.discountCode }).andWhere('held', '>', 0).decrement('held', 1);
+}
+
+/** Clears the checkout's reservation as the row stands now, not as the caller last read it: a use is given back once. */
+async function dropReservation(trx: Trx, checkout: Checkout): Promise<boolean> {
+  return (await trx('checkouts').where({ id: checkout.id, discountHeld: true }).update({ discountHeld: false })) === 1;
 }
 
 /**
@@ -51,9 +55,6 @@ export async function releaseUse(trx: Trx, checkout: Checkout): Promise<void> {
 export async function confirmUse(trx: Trx, checkout: Checkout): Promise<void> {
   if (!checkout.discountCode) return;
   const codes = trx('discountCodes').where({ code: checkout.discountCode });
-  if (checkout.discountHeld) {
-    await trx('checkouts').where({ id: checkout.id }).update({ discountHeld: false });
-    await codes.clone().andWhere('held', '>', 0).decrement('held', 1);
-  }
+  if (await dropReservation(trx, checkout)) await codes.clone().andWhere('held', '>', 0).decrement('held', 1);
   await codes.clone().increment('uses', 1);
 }

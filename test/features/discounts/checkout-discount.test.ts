@@ -148,7 +148,7 @@ describe('paying with a code', () => {
     expect((await first.startPayment()).status).toBe(200);
     expect(await codeRow(shop, 'ONCE')).toMatchObject({ held: 1 });
     const refused = await second.startPayment();
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(DISCOUNT_MESSAGES.usedUp);
 
     await first.confirm(CARDS.declined);

@@ -51,7 +51,7 @@ describe('a code with five uses and fifty parents paying at once', () => {
     const refused = answers.filter((a) => a.status !== 200);
     // $20.00 - $5.00 = $15.00, $7.99 shipping, $2.50 handling, no tax in Oregon.
     expect(paid.map((a) => a.body.amount)).toEqual(Array<number>(MAX_USES).fill(25_49));
-    expect(refused.map((a) => [a.status, a.body.message])).toEqual(Array(PARENTS - MAX_USES).fill([400, DISCOUNT_MESSAGES.usedUp]));
+    expect(refused.map((a) => [a.status, a.body.message])).toEqual(Array(PARENTS - MAX_USES).fill([409, DISCOUNT_MESSAGES.usedUp]));
     expect(await codeRow(shop, 'FIRST-FIVE')).toMatchObject({ held: MAX_USES, uses: 0 });
     const withCode = await shop.db('checkouts').where({ discountCode: 'FIRST-FIVE', status: 'open' }).count({ n: '*' }).first();
     expect(Number((withCode as { n: number | string }).n)).toBe(MAX_USES);

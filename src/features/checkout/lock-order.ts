@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+
+// The one lock order. Every transaction that touches a checkout, a discount code, books, stock
+// holds or order items takes its locks in this order, so no two of them can each hold what the
+// other waits for:
+//   1. the customer's account row, then the row of the client address (payment starts only);
+//   2. the checkout rows, by ascending id;
+//   3. the discount code rows, by code;
+//   4. the book rows, by ascending id;
+//   5. only then stock holds, order items and the catalogue version are written.
+// A transaction may skip a step, never go back to an earlier one. On MySQL each step is a
+// SELECT ... FOR UPDATE; SQLite runs one writer at a time, so there is nothing to take.
+
+export interface SaleLocks {
+  userId?: number | undefined;
+  /** A hash of the client address: payment starts count open checkouts per address under it. */
+  addressKey?: string | undefined;
+  checkoutIds?: number[];
+  codes?: Array<string | null | undefined>;
+  bookIds?: number[];
+}
+
+/**
+ * A row that stands for one client address, kept beside the throttles' counters: a key is all a
+ * lock needs, and with no expiry no throttle sweep removes it.
+ */
+const ADDRESS_TABLE = 'rateLimits';
+const addressRow = (addressKey: string) => `checkout-address:${addressKey}`;
+
+const usesRowLocks = (trx: Knex | Knex.Transaction) => (trx.client as Knex.Client).config.client === 'mysql2';
+
+/** Makes sure the address's row exists, outside any transaction, so starts never race to insert it. */
+export async function prepareAddressLock(db: Knex, addressKey: string): Promise<void> {
+  if (!usesRowLocks(db)) return;
+  await db(ADDRESS_TABLE)
+    .insert({ key: addressRow(addressKey), points: 0, expire: null })
+    .onConflict('key')
+    .ignore();
+}
+
+/** Takes the locks of the rows named, in the lock order. */
+export async function lockForSale(trx: Knex.Transaction, locks: SaleLocks): Promise<void> {
+  if (!usesRowLocks(trx)) return;
+  if (locks.userId !== undefined) await trx('users').where({ id: locks.userId }).select('id').forUpdate();
+  if (locks.addressKey)
+    await trx(ADDRESS_TABLE)
+      .where({ key: addressRow(locks.addressKey) })
+      .select('key')
+      .forUpdate();
+  const checkoutIds = ascending(locks.checkoutIds ?? []);
+  if (checkoutIds.length) await trx('checkouts').whereIn('id', checkoutIds).orderBy('id').select('id').forUpdate();
+  const codes = [...new Set((locks.codes ?? []).filter((c): c is string => Boolean(c)))].sort();
+  if (codes.length) await trx('discountCodes').whereIn('code', codes).orderBy('code').select('id').forUpdate();
+  const bookIds = ascending(locks.bookIds ?? []);
+  if (bookIds.length) await trx('books').whereIn('id', bookIds).orderBy('id').select('id').forUpdate();
+}
+
+const ascending = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
