@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from './config.ts';
-import { pingDb, type Db } from './db.ts';
+import { isMySql, pingDb, type Db } from './db.ts';
 import type { Logger } from './log.ts';
 import { accountsApi } from './features/accounts/accounts.api.ts';
 import { accountsPages } from './features/accounts/accounts.pages.ts';
@@ -111,7 +111,8 @@ export function createApp({
   later = createDeferred((err) => log.error({ err }, 'background work failed')),
 }: AppDeps): Express {
   const app = express();
-  const catalogue = watchCatalogue({ db, redis: sessions.redis });
+  // The embedded SQLite file takes one server process (config.ts): only its own changes need telling at once.
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db) });
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
   const limits = createLimits({ ...throttles, db, redis: sessions.redis });
   const catalog = createCatalogService(db, catalogue);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../log.ts';
 import { HttpError, Unavailable } from './errors.ts';
+import { requestLogger } from './request-log.ts';
 import { isServiceUnavailable, RETRY_AFTER_SECONDS } from './unavailable.ts';
 
 const GENERIC = 'Something went wrong. Please try again.';
@@ -20,8 +21,8 @@ export const notFound: RequestHandler = (_req, res) => {
 export function handleErrors(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const { status, message, details } = describe(err);
-    if (status === 503) (req.log ?? log).warn({ err }, 'service unavailable');
-    else if (status >= 500) (req.log ?? log).error({ err }, 'request failed');
+    if (status === 503) requestLogger(req, log).warn({ err }, 'service unavailable');
+    else if (status >= 500) requestLogger(req, log).error({ err }, 'request failed');
     if (res.headersSent) return;
     if (status === 503) res.set('Retry-After', String(err instanceof Unavailable ? err.retryAfterSeconds : RETRY_AFTER_SECONDS));
     if (req.originalUrl.startsWith('/api/') || req.originalUrl === '/api') {

@@ -1,30 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../log.ts';
-import { redactUrl } from '../log.ts';
+import { createLogger, redactUrl } from '../log.ts';
 
-declare module 'node:http' {
-  interface IncomingMessage {
-    /** The shop's logger bound to this request's id, method and URL. */
-    log: Logger;
-  }
+interface RequestLogging {
+  log: Logger;
+  bindings: { id: string; method: string; url: string };
+  bound?: Logger;
 }
+
+const requests = new WeakMap<Request, RequestLogging>();
 
 /**
  * One line per request with its id, once the answer is sent; cookies and bodies are never
- * logged. req.log carries the request's id into anything else a route logs.
+ * logged. The line holds only the id, method, URL (its tokens redacted) and status, so it is
+ * written by a logger without the secret-field redaction every other line goes through.
  */
 export function requestLog(log: Logger): RequestHandler {
-  const logsEachRequest = log.isLevelEnabled('info');
+  const lines = log.isLevelEnabled('info') ? log.child({}, { redact: { paths: [], censor: '[Redacted]' } }) : undefined;
   return (req, res, next) => {
     const started = performance.now();
     const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
-    req.log = log.child({ req: { id, method: req.method, url: redactUrl(req.originalUrl) } });
-    if (logsEachRequest && req.url !== '/healthz') {
+    const bindings = { id, method: req.method, url: redactUrl(req.originalUrl) };
+    requests.set(req, { log, bindings });
+    if (lines && req.url !== '/healthz') {
       res.once('finish', () =>
-        req.log.info({ res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, 'request completed'),
+        lines.info(
+          { req: bindings, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) },
+          'request completed',
+        ),
       );
     }
     next();
   };
 }
+
+/**
+ * The shop's logger bound to this request's id, method and URL, made the first time a route
+ * logs something for the request (most never do). `fallback` serves a request requestLog never saw.
+ */
+export function requestLogger(req: Request, fallback: Logger = silent): Logger {
+  const logging = requests.get(req);
+  if (!logging) return fallback;
+  return (logging.bound ??= logging.log.child({ req: logging.bindings }));
+}
+
+const silent = createLogger('silent');

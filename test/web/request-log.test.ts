@@ -3,7 +3,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.ts';
-import { requestLog } from '../../src/web/request-log.ts';
+import { requestLog, requestLogger } from '../../src/web/request-log.ts';
 
 function logged(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -17,7 +17,7 @@ function logged(level: string) {
   app.use(requestLog(createLogger(level, stream)));
   app.get('/healthz', (_req, res) => res.send('ok'));
   app.get('/boom', (req, res) => {
-    req.log.error('the route failed');
+    requestLogger(req).error('the route failed');
     res.status(500).send('no');
   });
   app.use((_req, res) => res.status(404).send('none'));

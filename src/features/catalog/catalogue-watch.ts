@@ -11,7 +11,9 @@ export interface CatalogueWatch {
   /**
    * The catalogue version: never older than a change this process committed. With Redis,
    * another process's change arrives on the channel at once, or by re-reading the row at most
-   * RECHECK_MS later if a message is lost; without Redis the row is read for every caller.
+   * RECHECK_MS later if a message is lost. When this process is the database's only server
+   * (the embedded SQLite file), another program's change (a script) shows within RECHECK_MS;
+   * otherwise, without Redis, the row is read for every caller.
    */
   current(): Promise<number>;
   /** Calls `listener` whenever the version read differs from the one before. */
@@ -21,11 +23,13 @@ export interface CatalogueWatch {
 export interface WatchOptions {
   db: Db;
   redis?: RedisClient | undefined;
+  /** True when no other server process writes the database: its own changes are all it must hear of at once. */
+  soleServer?: boolean;
   recheckMs?: number;
   now?: () => number;
 }
 
-export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.now }: WatchOptions): CatalogueWatch {
+export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECHECK_MS, now = Date.now }: WatchOptions): CatalogueWatch {
   let known: number | undefined;
   let readAt = 0;
   // Raised by every change notice: a read that began before the notice must not be kept as fresh.
@@ -92,7 +96,7 @@ export function watchCatalogue({ db, redis, recheckMs = RECHECK_MS, now = Date.n
 
   return {
     current() {
-      if (!redis) return freshRead();
+      if (!redis && !soleServer) return freshRead();
       if (known !== undefined && now() - readAt < recheckMs) return Promise.resolve(known);
       reading ??= read().finally(() => {
         reading = undefined;

@@ -1,3 +1,4 @@
+import { requestLogger } from '../../web/request-log.ts';
 import { Router } from 'express';
 import { clientAddress } from '../../web/auth.ts';
 import { isClientError } from '../../web/errors.ts';
@@ -42,7 +43,7 @@ export function contactPages(contact: ContactService): Router {
       // The parent's words are still in the request: give them back with the form rather than
       // the generic error page, so a retry is one tap and nothing typed is lost.
       const status = isServiceUnavailable(err) ? 503 : 500;
-      req.log.error({ err }, 'contact message not saved');
+      requestLogger(req).error({ err }, 'contact message not saved');
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       res.status(status).render('contact/form', {
         title: 'Contact',

@@ -43,6 +43,19 @@ describe('the catalogue version', () => {
     expect(await watch.current()).toBe(before + 1);
   });
 
+  it("as the database's only server, hears its own change at once and another program's within the recheck interval", async () => {
+    const time = clock();
+    const watch = watchCatalogue({ db: shop.db, soleServer: true, now: time.now });
+    const before = await watch.current();
+    await shop.db.transaction((trx) => bumpCatalogueVersion(trx));
+    expect(await watch.current()).toBe(before + 1);
+    // A script writing the row announces nothing: kept until the recheck interval passes.
+    await shop.db('catalogueVersion').where({ id: 1 }).increment('version', 1);
+    expect(await watch.current()).toBe(before + 1);
+    time.advance(RECHECK_MS);
+    expect(await watch.current()).toBe(before + 2);
+  });
+
   it('stays unchanged when the change is rolled back', async () => {
     const watch = watchCatalogue({ db: shop.db });
     const before = await watch.current();
