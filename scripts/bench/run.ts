@@ -50,6 +50,30 @@ async function rounds(server: Running, target: Target, label: string): Promise<S
   return summarise(results);
 }
 
+/** A reference server kept running beside the shop, and the path it serves. */
+interface Beside {
+  server: Running;
+  path: string;
+}
+
+/**
+ * The shop's rounds taken in turns with express.static's: the machine's drift over a run is
+ * larger than the differences measured, and taken in turns it falls on both sides of the ratio.
+ */
+async function pairedRounds(shop: Running, target: Target, label: string, beside: Beside): Promise<Pick<Row, 'summary' | 'reference'>> {
+  say(label);
+  const reference = { path: beside.path };
+  await measure(beside.server.baseUrl, beside.server.pid, reference, WARM_UP_SECONDS);
+  await measure(shop.baseUrl, shop.pid, target, WARM_UP_SECONDS);
+  const shopRounds: Round[] = [];
+  const referenceRounds: Round[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    referenceRounds.push(await measure(beside.server.baseUrl, beside.server.pid, reference, SECONDS));
+    shopRounds.push(await measure(shop.baseUrl, shop.pid, target, SECONDS));
+  }
+  return { summary: summarise(shopRounds), reference: summarise(referenceRounds) };
+}
+
 /** A visitor as the cart island sees one: a session cookie holding a cart item, and its CSRF token. */
 async function visitorWithCart(baseUrl: string): Promise<Record<string, string>> {
   const cookies = new Map<string, string>();
@@ -150,9 +174,14 @@ async function steadyRounds(server: Running, visits: Visit[], label: string): Pr
 
 type References = { bare: Summary; static: Summary };
 
-async function references(shop: Running, workDir: string): Promise<References> {
+/** The shop's anonymous /books page as a file, for the references to serve. */
+async function booksFile(shop: Running, workDir: string): Promise<string> {
   const file = path.join(workDir, 'books.html');
   writeFileSync(file, Buffer.from(await (await fetch(`${shop.baseUrl}/books`)).arrayBuffer()));
+  return file;
+}
+
+async function references(file: string): Promise<References> {
   const summaries: Record<string, Summary> = {};
   for (const mode of ['bare', 'static'] as const) {
     const server = await startReference(mode, file);
@@ -173,19 +202,19 @@ async function stylesheetOf(shop: Running): Promise<string> {
   return asset;
 }
 
-/** Every row of one setup, in the table's order. */
-async function benchSetup(setup: string, shop: Running, rows: Row[]): Promise<void> {
-  const row = (scenario: string, summary: Summary) => rows.push({ setup, scenario, summary });
-  for (const page of PAGES) row(anonymous(page), await rounds(shop, { path: page }, `${setup}: GET ${page}`));
+/** Every row of one setup, in the table's order; each measured in turns with express.static beside it. */
+async function benchSetup(setup: string, shop: Running, rows: Row[], beside: Beside): Promise<void> {
+  const row = (scenario: string, measured: Pick<Row, 'summary' | 'reference'>) => rows.push({ setup, scenario, ...measured });
+  const paired = (target: Target, label: string) => pairedRounds(shop, target, `${setup}: ${label}`, beside);
+  for (const page of PAGES) row(anonymous(page), await paired({ path: page }, `GET ${page}`));
   const cookieOnly = { cookie: (await visitorWithCart(shop.baseUrl)).cookie! };
-  for (const page of PAGES)
-    row(withCart(page), await rounds(shop, { path: page, headers: cookieOnly }, `${setup}: GET ${page} with a session`));
-  row('GET /api/books', await rounds(shop, { path: '/api/books' }, `${setup}: GET /api/books`));
+  for (const page of PAGES) row(withCart(page), await paired({ path: page, headers: cookieOnly }, `GET ${page} with a session`));
+  row('GET /api/books', await paired({ path: '/api/books' }, 'GET /api/books'));
   const visitors = await Promise.all(Array.from({ length: VISITORS }, () => visitorWithCart(shop.baseUrl)));
-  row(CART_API, await rounds(shop, { path: '/api/cart', requests: cartRequests(visitors) }, `${setup}: POST /api/cart`));
-  row(MIXED, await steadyRounds(shop, mixedVisits(visitors), `${setup}: mixed`));
+  row(CART_API, await paired({ path: '/api/cart', requests: cartRequests(visitors) }, 'POST /api/cart'));
+  row(MIXED, { summary: await steadyRounds(shop, mixedVisits(visitors), `${setup}: mixed`) });
   const asset = await stylesheetOf(shop);
-  row(`GET ${asset}`, await rounds(shop, { path: asset }, `${setup}: GET ${asset}`));
+  row(`GET ${asset}`, await paired({ path: asset }, `GET ${asset}`));
 }
 
 /** Anonymous /books from a second shop with logs off, placed beside the row with logs on. */
@@ -251,7 +280,7 @@ function goalLines(rows: readonly Row[], expressStatic: Summary | undefined): st
     const results = goal.setups.map((setup) => {
       const row = rows.find((r) => r.setup === setup && r.scenario === goal.scenario);
       if (!row || !expressStatic) return `${setup}: not measured`;
-      const verdict = goal.judge(row.summary, expressStatic);
+      const verdict = goal.judge(row.summary, row.reference ?? expressStatic);
       judged += 1;
       if (verdict.met) met += 1;
       return `${setup} ${verdict.value}, ${verdict.met ? 'met' : 'NOT MET'}`;
@@ -281,7 +310,9 @@ function header(started: Date, minutes: number, stealPercent: number, load: stri
     `autocannon with 10 connections in the same run on the same machine; ${ROUNDS} round(s) of ${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up.`,
     `The mixed rows send ${MIXED_SECONDS} s of visits spread evenly at a steady rate over at most 20 connections, each latency counted`,
     `from when its request was due. The references serve the exact bytes of the shop's anonymous /books page: bare node:http`,
-    `from memory, express.static from a file. CPU ms/request is the user + system time of all the shop's processes (/proc/<pid>/stat)`,
+    `from memory, express.static from a file. Each shop row's × express.static is against express.static rounds taken in turns`,
+    `with that row's own (the machine drifts more over a run than the differences measured); the reference rows are measured`,
+    `once, before the first shop row. CPU ms/request is the user + system time of all the shop's processes (/proc/<pid>/stat)`,
     `over the requests answered. Errors: answers of 400 or more (non-2xx for autocannon) and connection errors over all rounds,`,
     `by kind where known.`,
   ];
@@ -318,8 +349,14 @@ async function main(): Promise<void> {
         notes.push(
           `${name}: idle RSS ${afterStartUp} ${START_UP_MS / 1000} s after start-up, ${memoryOf(shop)} after ${REST_MS / 1000} s at rest`,
         );
-        refs ??= await references(shop, workDir);
-        await benchSetup(name, shop, rows);
+        const file = await booksFile(shop, workDir);
+        refs ??= await references(file);
+        const expressStatic = await startReference('static', file);
+        try {
+          await benchSetup(name, shop, rows, { server: expressStatic, path: `/${path.basename(file)}` });
+        } finally {
+          await expressStatic.stop();
+        }
       } finally {
         await shop.stop();
       }
