@@ -26,15 +26,21 @@ afterAll(async () => {
 let address = 0;
 const freshAddress = () => `100.96.${address >> 8}.${++address & 255}`;
 
+/** A parent who just signed up, and a wrong-password sign-in for them, each from a new client address. */
+async function parentGuessedAtFromManyAddresses() {
+  const parent = newParent();
+  expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
+  const session = await openSession(server.url);
+  const guess = (i: number) =>
+    postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, {
+      'x-forwarded-for': freshAddress(),
+    });
+  return { parent, guess };
+}
+
 describe('a second lockout within 30 minutes', () => {
   it('mails no second temporary password, even when its failures arrive all at once', async () => {
-    const parent = newParent();
-    expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
-    const session = await openSession(server.url);
-    const guess = (i: number) =>
-      postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, {
-        'x-forwarded-for': freshAddress(),
-      });
+    const { parent, guess } = await parentGuessedAtFromManyAddresses();
 
     // Five failures at once, well inside one window however slow the hashing is.
     await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));
@@ -55,13 +61,7 @@ describe('a second lockout within 30 minutes', () => {
 
 describe("the recipient's cap on temporary passwords", () => {
   it('holds in the shared throttle store too: no second mail, and the first temporary password stays live', async () => {
-    const parent = newParent();
-    expect((await new ApiBrowser(shop.browser()).signUp(parent)).status).toBe(201);
-    const session = await openSession(server.url);
-    const guess = (i: number) =>
-      postJson(server.url, '/api/auth/login', { email: parent.email, password: `wrong-${i}` }, session, {
-        'x-forwarded-for': freshAddress(),
-      });
+    const { parent, guess } = await parentGuessedAtFromManyAddresses();
     await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));
     const temporaryPasswords = () =>
       shop
