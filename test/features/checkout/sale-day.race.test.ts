@@ -1,20 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import supertest from 'supertest';
-import type { Response } from 'supertest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
-import { listen, type Listening } from '../../helpers/burst.ts';
-import { Buyer, CARDS, SHIPPING } from '../../helpers/checkout.ts';
+import { listen } from '../../helpers/burst.ts';
+import { usingMySql } from '../../helpers/database.ts';
 import { addCode, codeRow, priceBook } from '../../helpers/discounts.ts';
+import { startProductionServer } from '../../helpers/production-server.ts';
+import {
+  addressInBlock,
+  parentsArriving,
+  pressPayAtOnce,
+  tally,
+  unreadable,
+  type Answer,
+  type SaleParent,
+} from '../../helpers/sale-day-parent.ts';
 import { CHECKOUT_MESSAGES, MAX_OPEN_CHECKOUTS_PER_ADDRESS } from '../../../src/features/checkout/checkout.service.ts';
 import { MAX_COPIES_PER_TITLE } from '../../../src/features/cart/cart.rules.ts';
 import { DISCOUNT_MESSAGES } from '../../../src/features/discounts/discount.rules.ts';
 
 // Sale day: parents pay for the same books at the same moment, as real parallel requests to a
-// listening server (on MariaDB each request runs on its own connection and they race for the
-// same checkout, code and book rows; on SQLite they queue for the one writer). Whatever the
-// timing, every start answers with an intent or a reason, no intent is left behind by a start
-// that failed, the limits count parallel starts like sequential ones, and no copy or code use
-// is lost or counted twice.
+// listening shop. On MariaDB each request runs on its own connection and they race for the
+// same checkout, code and book rows, in this process and again across the two worker
+// processes production runs; on SQLite they queue for the one writer. Whatever the timing,
+// every start answers with an intent or a reason, no intent is left behind by a start that
+// failed, the limits count parallel starts like sequential ones, and no copy or code use is
+// lost or counted twice.
 
 const PARENTS = 50;
 const TITLES = [2, 3];
@@ -22,119 +31,120 @@ const STOCK = 2000;
 const CODE = 'SALE-DAY';
 const CODE_USES = 30;
 
-let shop: TestShop;
-let server: Listening;
-const parents: Buyer[] = [];
-
-beforeAll(async () => {
-  // Through one trusted proxy, so each parent can come from an address of their own.
-  shop = await buildTestShop({ env: { TRUST_PROXY: '1' } });
-  server = await listen(shop.app);
-  for (const id of TITLES) await priceBook(shop, id, '12.00', STOCK);
-  await addCode(shop, { code: CODE, kind: 'fixed', amount: 2_00, maxUses: CODE_USES });
-  for (let i = 0; i < PARENTS; i += 10) parents.push(...(await Promise.all(Array.from({ length: 10 }, signedUpParent))));
-}, 180_000);
-
-afterAll(async () => {
-  await server.close();
-  await shop.close();
-});
-
-async function signedUpParent(): Promise<Buyer> {
-  const buyer = new Buyer({ browser: () => supertest.agent(server.url) });
-  expect((await buyer.signUp(buyer.parent)).status).toBeLessThan(300);
-  return buyer;
+interface Target {
+  name: string;
+  /** Starts the shop on the test shop's database; returns its URL and how to stop it. */
+  start(shop: TestShop): Promise<{ url: string; stop(): Promise<void> }>;
 }
 
-const ownAddress = (i: number) => `10.7.${Math.floor(i / 200)}.${(i % 200) + 1}`;
+const inThisProcess: Target = {
+  name: 'one process',
+  async start(shop) {
+    const server = await listen(shop.app);
+    return { url: server.url, stop: () => server.close() };
+  },
+};
 
-/** Half the parents put the titles in the cart the other way round: the lock order must not care. */
-async function fillCart(buyer: Buyer, i: number, copies = 1, code?: string): Promise<void> {
-  for (const id of i % 2 ? [...TITLES].reverse() : TITLES) await buyer.add(id, copies);
-  if (code) expect((await buyer.send('post', '/checkout/discount', { code })).status).toBe(303);
-}
+const twoWorkers: Target = {
+  name: 'two worker processes',
+  async start(shop) {
+    const server = await startProductionServer({
+      DATABASE_URL: shop.database.databaseUrl!,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      WEB_CONCURRENCY: '2',
+      TRUST_PROXY: '1',
+      PASSWORD_HASH_COST: 'test',
+    });
+    return { url: server.baseUrl, stop: () => server.cleanUp() };
+  },
+};
 
-/** Every buyer presses Pay at once; the answers, tallied by status for the log. */
-async function startAll(buyers: Buyer[], address: (i: number) => string, label: string): Promise<Response[]> {
-  const started = performance.now();
-  const answers = await Promise.all(
-    buyers.map((buyer, i) =>
-      buyer.agent
-        .post('/api/create-payment-intent-authenticated')
-        .set('x-csrf-token', buyer.token)
-        .set('x-forwarded-for', address(i))
-        .send({ shippingInfo: SHIPPING }),
-    ),
-  );
-  const tally: Record<number, number> = {};
-  for (const a of answers) tally[a.status] = (tally[a.status] ?? 0) + 1;
-  console.info(`${label}: ${JSON.stringify(tally)} in ${Math.round(performance.now() - started)} ms`);
-  answers.forEach((a, i) => {
-    if (a.status === 200) buyers[i]!.intent = a.body;
+// Several processes share one database only on MariaDB; SQLite's file has one writer process.
+const targets = usingMySql ? [inThisProcess, twoWorkers] : [inThisProcess];
+
+describe.each(targets)('sale day, $name', (target) => {
+  let shop: TestShop;
+  let server: { url: string; stop(): Promise<void> };
+  let parents: SaleParent[];
+  let block = 0;
+  /** Parents signed up from addresses no one else used. */
+  const arriving = (count: number) => parentsArriving(server.url, count, addressInBlock((block += 1)));
+
+  beforeAll(async () => {
+    // Through one trusted proxy, so each parent can come from an address of their own.
+    shop = await buildTestShop({ env: { TRUST_PROXY: '1' } });
+    for (const id of TITLES) await priceBook(shop, id, '12.00', STOCK);
+    await addCode(shop, { code: CODE, kind: 'fixed', amount: 2_00, maxUses: CODE_USES });
+    server = await target.start(shop);
+    parents = await arriving(PARENTS);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await shop?.close();
   });
-  return answers;
-}
 
-/** An intent, or a refusal a person can read: never a fault of the shop. */
-function expectReadable(answers: Response[]): void {
-  for (const a of answers) {
-    if (a.status === 200) expect(a.body).toMatchObject({ paymentIntentId: expect.any(String), clientSecret: expect.any(String) });
-    else {
-      expect([409, 429], JSON.stringify(a.body)).toContain(a.status);
-      expect(a.body.message).toEqual(expect.any(String));
+  /** Half the parents put the titles in the cart the other way round: the lock order must not care. */
+  async function fillCart(parent: SaleParent, i: number, copies = 1, code?: string): Promise<void> {
+    for (const id of i % 2 ? [...TITLES].reverse() : TITLES) await parent.add(id, copies);
+    if (code) await parent.applyCode(code);
+  }
+
+  /** Every parent presses Pay at once; the answers, tallied by status for the log. */
+  async function startAll(buyers: SaleParent[], label: string, addressOf?: (i: number) => string): Promise<Answer[]> {
+    const { answers, slowestMs } = await pressPayAtOnce(buyers, addressOf);
+    console.info(`${target.name}, ${label}: ${JSON.stringify(tally(answers))} in ${Math.round(slowestMs)} ms`);
+    return answers;
+  }
+
+  /** An intent, or a refusal a person can read: never a fault of the shop. */
+  function expectReadable(answers: Answer[]): void {
+    expect(unreadable(answers)).toEqual([]);
+  }
+
+  const succeeded = (buyers: SaleParent[], answers: Answer[]) => buyers.filter((_, i) => answers[i]!.status === 200);
+
+  /** Pays with the sandbox's succeeding card and completes the order, all at once. */
+  async function payAll(buyers: SaleParent[]): Promise<void> {
+    expect(await Promise.all(buyers.map((b) => b.payAndComplete()))).not.toContain(false);
+  }
+
+  /** Intents the provider still considers live that no open or paid checkout stands behind. */
+  async function strayIntents(): Promise<string[]> {
+    const rows = await shop
+      .db('sandboxPaymentIntents as i')
+      .leftJoin('checkouts as c', 'c.paymentIntentId', 'i.id')
+      .whereNot('i.status', 'canceled')
+      .where((q) => q.whereNull('c.id').orWhereIn('c.status', ['canceled']))
+      .select<Array<{ id: string }>>('i.id');
+    return rows.map((r) => r.id);
+  }
+
+  /** Every copy is in stock, held, or sold: none lost, none sold twice. */
+  async function expectCopiesAccountedFor(): Promise<void> {
+    for (const bookId of TITLES) {
+      const book = await shop.db('books').where({ id: bookId }).first('inStock');
+      const sold = await sum('orderItems', bookId);
+      const held = await sum('stockHolds', bookId);
+      expect(Number(book.inStock) + sold + held).toBe(STOCK);
     }
   }
-}
 
-const succeeded = (buyers: Buyer[], answers: Response[]) => buyers.filter((_, i) => answers[i]!.status === 200);
-
-/** Pays with the sandbox's succeeding card and completes the order, all at once. */
-async function payAll(buyers: Buyer[]): Promise<void> {
-  await Promise.all(
-    buyers.map(async (buyer) => {
-      expect((await buyer.confirm(CARDS.success)).status).toBe('succeeded');
-      expect((await buyer.complete()).status).toBe(200);
-    }),
-  );
-}
-
-/** Intents the provider still considers live that no open or paid checkout stands behind. */
-async function strayIntents(): Promise<string[]> {
-  const rows = await shop
-    .db('sandboxPaymentIntents as i')
-    .leftJoin('checkouts as c', 'c.paymentIntentId', 'i.id')
-    .whereNot('i.status', 'canceled')
-    .where((q) => q.whereNull('c.id').orWhereIn('c.status', ['canceled']))
-    .select<Array<{ id: string }>>('i.id');
-  return rows.map((r) => r.id);
-}
-
-/** Every copy is in stock, held, or sold: none lost, none sold twice. */
-async function expectCopiesAccountedFor(): Promise<void> {
-  for (const bookId of TITLES) {
-    const book = await shop.db('books').where({ id: bookId }).first('inStock');
-    const sold = await sum('orderItems', bookId);
-    const held = await sum('stockHolds', bookId);
-    expect(Number(book.inStock) + sold + held).toBe(STOCK);
+  async function sum(table: string, bookId: number): Promise<number> {
+    const row = (await shop.db(table).where({ bookId }).sum({ n: 'quantity' }).first()) as { n: number | string | null };
+    return Number(row.n ?? 0);
   }
-}
 
-async function sum(table: string, bookId: number): Promise<number> {
-  const row = (await shop.db(table).where({ bookId }).sum({ n: 'quantity' }).first()) as { n: number | string | null };
-  return Number(row.n ?? 0);
-}
+  async function openCheckouts(where: Record<string, unknown>): Promise<Array<{ id: number }>> {
+    return shop
+      .db('checkouts')
+      .where({ ...where, status: 'open' })
+      .select('id');
+  }
 
-async function openCheckouts(where: Record<string, unknown>): Promise<Array<{ id: number }>> {
-  return shop
-    .db('checkouts')
-    .where({ ...where, status: 'open' })
-    .select('id');
-}
-
-describe('sale day', () => {
   it('fifty parents pay for the same books at once: every one gets an intent, and pays', async () => {
-    await Promise.all(parents.map((buyer, i) => fillCart(buyer, i, 2)));
-    const answers = await startAll(parents, ownAddress, 'fifty parents, no code');
+    await Promise.all(parents.map((parent, i) => fillCart(parent, i, 2)));
+    const answers = await startAll(parents, 'fifty parents, no code');
     expectReadable(answers);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(PARENTS);
     expect(await strayIntents()).toEqual([]);
@@ -145,15 +155,15 @@ describe('sale day', () => {
   }, 120_000);
 
   it('with a limited code, while earlier payments complete: the code is spent exactly, the rest told why', async () => {
-    await Promise.all(parents.map((buyer, i) => fillCart(buyer, i, 1, CODE)));
+    await Promise.all(parents.map((parent, i) => fillCart(parent, i, 1, CODE)));
     const early = parents.slice(0, PARENTS / 2);
     const late = parents.slice(PARENTS / 2);
-    const first = await startAll(early, ownAddress, 'first half, with the code');
+    const first = await startAll(early, 'first half, with the code');
     expectReadable(first);
     expect(succeeded(early, first)).toHaveLength(early.length);
 
     // The first half's completions take the code and the books while the second half's starts do.
-    const [second] = await Promise.all([startAll(late, (i) => ownAddress(PARENTS + i), 'second half, while paying'), payAll(early)]);
+    const [second] = await Promise.all([startAll(late, 'second half, while paying'), payAll(early)]);
     expectReadable(second);
     const lucky = succeeded(late, second);
     expect(lucky).toHaveLength(CODE_USES - early.length);
@@ -166,13 +176,13 @@ describe('sale day', () => {
   }, 120_000);
 
   it('one customer pressing Pay twenty times at once holds one checkout, within the copies allowed', async () => {
-    const buyer = await signedUpParent();
+    const [buyer] = (await arriving(1)) as [SaleParent];
     await buyer.add(TITLES[0]!, MAX_COPIES_PER_TITLE);
-    const answers = await startAll(Array<Buyer>(20).fill(buyer), () => ownAddress(0), 'one customer, twenty starts');
+    const answers = await startAll(Array<SaleParent>(20).fill(buyer), 'one customer, twenty starts');
     expectReadable(answers);
     expect(answers.some((a) => a.status === 200)).toBe(true);
 
-    const user = await shop.db('users').where({ email: buyer.parent.email }).first('id');
+    const user = await shop.db('users').where({ email: buyer.email }).first('id');
     const open = await shop
       .db('checkouts')
       .where({ userId: user.id, status: 'open' })
@@ -186,9 +196,9 @@ describe('sale day', () => {
   }, 120_000);
 
   it('twenty customers from one address at once stay within the checkouts one address may hold', async () => {
-    const neighbours = await Promise.all(Array.from({ length: 20 }, signedUpParent));
+    const neighbours = await arriving(20);
     await Promise.all(neighbours.map((buyer) => buyer.add(TITLES[1]!, 1)));
-    const answers = await startAll(neighbours, () => '192.0.2.77', 'twenty customers, one address');
+    const answers = await startAll(neighbours, 'twenty customers, one address', () => '192.0.2.77');
     expectReadable(answers);
 
     expect(answers.filter((a) => a.status === 200)).toHaveLength(MAX_OPEN_CHECKOUTS_PER_ADDRESS);
