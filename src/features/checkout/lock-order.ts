@@ -20,33 +20,22 @@ export interface SaleLocks {
   bookIds?: number[];
 }
 
-/**
- * A row that stands for one client address, kept beside the throttles' counters: a key is all a
- * lock needs, and with no expiry no throttle sweep removes it.
- */
-const ADDRESS_TABLE = 'rateLimits';
-const addressRow = (addressKey: string) => `checkout-address:${addressKey}`;
+/** One row per client address, there only to be locked (migrations/20261125000500_checkout_address_locks.ts). */
+const ADDRESS_TABLE = 'checkoutAddressLocks';
 
 const usesRowLocks = (trx: Knex | Knex.Transaction) => (trx.client as Knex.Client).config.client === 'mysql2';
 
 /** Makes sure the address's row exists, outside any transaction, so starts never race to insert it. */
 export async function prepareAddressLock(db: Knex, addressKey: string): Promise<void> {
   if (!usesRowLocks(db)) return;
-  await db(ADDRESS_TABLE)
-    .insert({ key: addressRow(addressKey), points: 0, expire: null })
-    .onConflict('key')
-    .ignore();
+  await db(ADDRESS_TABLE).insert({ addressKey }).onConflict('addressKey').ignore();
 }
 
 /** Takes the locks of the rows named, in the lock order. */
 export async function lockForSale(trx: Knex.Transaction, locks: SaleLocks): Promise<void> {
   if (!usesRowLocks(trx)) return;
   if (locks.userId !== undefined) await trx('users').where({ id: locks.userId }).select('id').forUpdate();
-  if (locks.addressKey)
-    await trx(ADDRESS_TABLE)
-      .where({ key: addressRow(locks.addressKey) })
-      .select('key')
-      .forUpdate();
+  if (locks.addressKey) await trx(ADDRESS_TABLE).where({ addressKey: locks.addressKey }).select('addressKey').forUpdate();
   const checkoutIds = ascending(locks.checkoutIds ?? []);
   if (checkoutIds.length) await trx('checkouts').whereIn('id', checkoutIds).orderBy('id').select('id').forUpdate();
   const codes = [...new Set((locks.codes ?? []).filter((c): c is string => Boolean(c)))].sort();
