@@ -3,6 +3,10 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import path from 'node:path';
+import { featureImports } from './lint/feature-imports.js';
+import { noImportCycle } from './lint/no-import-cycle.js';
+import { FEATURE_DEPENDENCIES } from './src/features/dependencies.js';
 
 export default defineConfig(
   {
@@ -18,7 +22,11 @@ export default defineConfig(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: {
+      'import-x': importX,
+      // The shop's own import rules (lint/): loops and feature folders.
+      shop: { rules: { 'no-import-cycle': noImportCycle, 'feature-imports': featureImports } },
+    },
     settings: {
       // The imports name their .ts files, so Node's own resolution finds them; the import rules
       // read those files with the TypeScript parser.
@@ -40,17 +48,33 @@ export default defineConfig(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
-      // A module that needs itself to load cannot be read or tested in parts. Only the shop's
-      // own modules are followed: a package's internals are not ours to untangle.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // A module that needs itself to load cannot be read or tested in parts. import-x/no-cycle
+      // skips type-only imports, so the shop's own rule, which counts them, takes its place.
+      'shop/no-import-cycle': 'error',
+      'shop/feature-imports': [
+        'error',
+        { featuresDir: path.join(import.meta.dirname, 'src/features'), dependencies: FEATURE_DEPENDENCIES },
+      ],
       'import-x/no-restricted-paths': [
         'error',
         {
+          // Zones are read from this file's folder, not from wherever eslint was started.
+          basePath: import.meta.dirname,
           zones: [
             {
               target: './src/web',
               from: './src/features',
               message: 'src/web/ is plumbing that knows no shop rules: pass what it needs in from app.ts instead.',
+            },
+            {
+              target: './src/models',
+              from: ['./src/features', './src/web'],
+              message: 'src/models/ is the layer features build on: a rule two features share belongs here, not the other way round.',
+            },
+            {
+              target: './src/lib',
+              from: ['./src/features', './src/web', './src/models'],
+              message: 'src/lib/ holds helpers that know nothing of the shop: pass what they need as arguments.',
             },
           ],
         },

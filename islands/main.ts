@@ -3,19 +3,23 @@
 import { mountIslands } from './loader.ts';
 import { initAddressForms } from './lib/address-forms.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
+import { initCharacterCounters } from './lib/character-counter.ts';
 import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
+import { initFormProblems } from './lib/form-problems.ts';
 import { initPrint } from './lib/print.ts';
 import { initShare } from './lib/share.ts';
 import { initTabs } from './lib/tabs.ts';
 import { initToasts } from './lib/toast.ts';
 
 initToasts();
+initFormProblems();
 initShare();
 initPrint();
 initTabs();
 initDialogs();
 initAddToCart();
 initAddressForms();
+initCharacterCounters();
 initCheckoutTotals();
 mountIslands();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // The back office's books and stock:
 // - books.isbn: 13 digits, unique (NULL for a book entered before ISBNs were kept);
-// - books.publisher: the spec's publisher line, Little Lantern Books unless told otherwise;
+// - books.publisher: the book page's publisher line, Little Lantern Books unless told otherwise;
 // - books.hidden: a book taken off sale. Books are never deleted: orders point at them;
 // - audit_log.book_id: an operator's change to a book, for its history;
 // - settings: small values an operator sets, as text by key (the low-stock threshold).

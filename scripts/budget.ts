@@ -17,6 +17,9 @@ import { BUILD_DIR, loadAssets, readManifest, STYLESHEETS } from '../src/web/ass
 import { openSessionStore } from '../src/web/session.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 import { createMailer } from '../src/features/mail/mailer.ts';
+import { watchCatalogue } from '../src/features/catalog/catalogue-watch.ts';
+import { createDeferred } from '../src/lib/deferred.ts';
+import { createServices } from '../src/services.ts';
 
 const BEFORE_INTERACTION_KB = 10;
 const WITH_ISLANDS_KB = 75;
@@ -54,15 +57,16 @@ async function main(): Promise<void> {
   await seedCatalogue(db);
   const sessions = await openSessionStore(config, db);
   const log = createLogger('silent');
-  const app = createApp({
+  const services = createServices({
     config,
     db,
-    sessions,
     log,
-    assets: loadAssets(),
     mailer: createMailer({ db, config, log }),
     payments: createPaymentProvider({ config, db }),
+    catalogue: watchCatalogue({ db, soleServer: true }),
+    later: createDeferred((err) => log.error({ err }, 'background work failed')),
   });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
   const server = createServer(app).listen(0);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -61,6 +61,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
   /** Where the shop is told about a new paid order or contact message; unset, nobody is. */
   SHOP_NOTIFY_EMAIL: z.email().optional(),
+  /** The address parents may write to (shown where a form cannot take their message); unset: MAIL_FROM's address. */
+  SHOP_CONTACT_EMAIL: z.email().optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_... or sk_live_...)')
@@ -106,6 +108,8 @@ export type Config = Readonly<
     workers: number;
     /** Absolute base of links in emails: PUBLIC_URL, never a request's Host header. */
     publicUrl: string;
+    /** Where parents can write: SHOP_CONTACT_EMAIL, or the address in MAIL_FROM. */
+    contactEmail: string;
   }
 >;
 
@@ -168,7 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsDir: values.UPLOADS_DIR ? path.resolve(values.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    contactEmail: values.SHOP_CONTACT_EMAIL ?? addressIn(values.MAIL_FROM),
   });
+}
+
+/** The bare address of a From line ("Little Lantern Books <hello@example.com>" -> "hello@example.com"). */
+function addressIn(from: string): string {
+  return /<([^<>\s]+@[^<>\s]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
 // Outside production a secret is generated once and kept under the data directory,

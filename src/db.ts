@@ -28,7 +28,7 @@ export interface DbOptions {
  * more than running one of the shop's small queries: the connection keeps its statements by
  * their SQL instead. knex runs a statement to its end before the next query (better-sqlite3
  * is synchronous) and never changes its modes, so one statement serves every query with that SQL.
- * The shop's one replaced library method (the README says why): knex has no hook for
+ * The shop's one replaced library method (docs/architecture.md, "Design decisions"): knex has no hook for
  * it, and it lives on the one connection object knex's pool hands us here.
  */
 function keepPreparedStatements(conn: Database.Database): void {

@@ -2,21 +2,23 @@ import { createServer } from 'node:http';
 import { createPaymentProvider } from './features/payments/index.ts';
 import { createApp } from './app.ts';
 import { behindProxy, type Config } from './config.ts';
-import { connectDb, migrateLatest } from './db.ts';
+import { connectDb, isMySql, migrateLatest } from './db.ts';
 import { flushLog, type Logger } from './log.ts';
 import { loadAssets } from './web/assets.ts';
 import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
-import { createCartService } from './features/cart/cart.service.ts';
+import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
-import { createCheckoutService } from './features/checkout/checkout.service.ts';
-import { createOrderRefunds } from './features/admin/order-refunds.ts';
+import { createDeferred } from './lib/deferred.ts';
+import { createServices } from './services.ts';
 import { gracefulCloser } from './web/graceful-close.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 /**
- * One server process, the only code that connects and listens. `prepare` migrates the
- * database and seeds an empty catalogue first; of several processes only the first does.
+ * One server process, the only code that connects and listens, and the one place that builds
+ * the shop's services: the routes and the background sweep are handed the same ones.
+ * `prepare` migrates the database and seeds an empty catalogue first; of several processes
+ * only the first does.
  */
 export async function serve(config: Config, log: Logger, { prepare }: { prepare: boolean }): Promise<void> {
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
@@ -28,26 +30,20 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const sessions = await openSessionStore(config, db);
   const mailer = createMailer({ db, config, log });
   mailer.start();
-  const payments = createPaymentProvider({ config, db });
-  const app = createApp({
+  // The embedded SQLite file takes one server process (config.ts): only its own changes need telling at once.
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db) });
+  const services = createServices({
     config,
     db,
-    sessions,
     log,
-    assets: loadAssets(),
     mailer,
-    payments,
+    payments: createPaymentProvider({ config, db }),
+    catalogue,
+    redis: sessions.redis,
+    later: createDeferred((err) => log.error({ err }, 'background work failed')),
   });
-  const checkout = createCheckoutService({
-    db,
-    carts: createCartService(db),
-    payments,
-    mailer,
-    log,
-    publicUrl: config.publicUrl,
-    notifyEmail: config.SHOP_NOTIFY_EMAIL,
-  });
-  const refunds = createOrderRefunds({ db, payments, mailer });
+  const { checkout, refunds } = services;
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
   // One sweep: leftover checkouts, then refunds an operator started that were left in progress.
   const stopSweep = startCheckoutSweep(
     {

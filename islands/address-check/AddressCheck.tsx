@@ -16,7 +16,7 @@ export interface AddressCheckProps {
 
 const input = (id: string) => document.getElementById(id) as HTMLInputElement | null;
 
-/** 'street, city, state zip' -> the three fields (spec section 5). */
+/** 'street, city, state zip' -> the three fields (docs/architecture.md, "What the API answers"). */
 export function splitSuggestion(suggestion: string): { address: string; city: string; zipCode: string } {
   const [address = '', city = '', stateZip = ''] = suggestion.split(', ');
   return { address, city, zipCode: stateZip.split(' ').at(-1) ?? '' };

@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, messageOf, rememberCsrfToken } from '../lib/api.ts';
+import { formatUsdDecimal } from '../../src/lib/money.ts';
+import { api, ApiError, messageOf, rememberCsrfToken } from '../lib/api.ts';
 import { showTotals, TOTALS_EVENT, type TotalsAnswer } from '../lib/checkout-totals.ts';
 import { showToast } from '../lib/toast.ts';
-import { problemWith, readDetails, type CheckoutDetails } from './details.ts';
+import { clearProblems, showProblems } from '../lib/form-problems.ts';
+import { CHECKOUT_FIELD_IDS, problemsWith, readDetails, type CheckoutDetails } from './details.ts';
 import type { IntentHandle, Payer } from './payer.ts';
 import { findOrder, finishOrder, type PlacedOrder } from './finish-order.ts';
 import { SandboxCard } from './SandboxCard.tsx';
+import { toCents } from '../../src/lib/money.ts';
 
 export const REDIRECT_AFTER_PAYMENT_MS = 1000;
 /** Said when the card was charged and the order could not be found from the page. */
@@ -26,11 +29,11 @@ interface OpenIntent extends IntentHandle {
 
 /** The reason a step failed, from the server where it gave one a parent can read. */
 /**
- * The card entry and the Pay button of both checkout pages. On submit it runs the spec's
- * checkout flow: (guest) create the account and payment customer, price the order on the
- * server, create the payment intent, confirm the card, complete the order (see finish-order.ts:
- * a lost answer is retried, then the order is found by its payment), and one second after
- * 'Payment Successful!' go to the order confirmation.
+ * The card entry and the Pay button of both checkout pages. On submit it runs the checkout flow
+ * (docs/architecture.md, "Checkout and orders"): (guest) create the account and payment
+ * customer, price the order on the server, create the payment intent, confirm the card,
+ * complete the order (see finish-order.ts: a lost answer is retried, then the order is found
+ * by its payment), and one second after 'Payment Successful!' go to the order confirmation.
  */
 export function CardForm({ variant, mode, publishableKey, customer }: CardFormProps) {
   const payer = useRef<Payer | null>(null);
@@ -39,18 +42,16 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   const paymentCustomer = useRef<string | null>(null);
   const [total, setTotal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // A failed step is told in a toast and stays written beside the Pay button.
+  // A failed payment step is written beside the Pay button, where the parent is (the bank's
+  // dialog hands the focus back there); problems with the fields go to the form's summary.
   const [problem, setProblem] = useState<string | null>(null);
   // The payment succeeded and its answer was lost: the order is being found.
   const [finishing, setFinishing] = useState(false);
   const [chargedWithoutOrder, setChargedWithoutOrder] = useState(false);
-  const fail = (title: string, text: string) => {
-    setProblem(`${title}: ${text}`);
-    showToast({ title, text, variant: 'error' });
-  };
+  const fail = (title: string, text: string) => setProblem(`${title}: ${text}`);
 
   useEffect(() => {
-    const onTotals = (event: Event) => setTotal((event as CustomEvent<TotalsAnswer>).detail.total);
+    const onTotals = (event: Event) => setTotal((event as CustomEvent<TotalsAnswer | null>).detail?.total ?? null);
     document.addEventListener(TOTALS_EVENT, onTotals);
     return () => document.removeEventListener(TOTALS_EVENT, onTotals);
   }, []);
@@ -58,13 +59,13 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   useEffect(() => {
     if (mode !== 'stripe') return;
     if (!publishableKey || !stripeMount.current) {
-      showToast({ title: 'Error', text: 'Card element not found', variant: 'error' });
+      setProblem('Error: Card element not found');
       return;
     }
     import('./stripe-payer.ts')
       .then(({ mountStripeCard }) => mountStripeCard(publishableKey, stripeMount.current!))
       .then((stripePayer) => (payer.current = stripePayer))
-      .catch((err: Error) => showToast({ title: 'Error', text: `Failed to initialize checkout: ${err.message}`, variant: 'error' }));
+      .catch((err: Error) => setProblem(`Error: Failed to initialize checkout: ${err.message}`));
   }, [mode, publishableKey]);
 
   useEffect(() => {
@@ -78,8 +79,14 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   });
 
   async function pay(details: CheckoutDetails): Promise<void> {
-    const invalid = problemWith(details, variant);
-    if (invalid) return fail(invalid.title, invalid.text);
+    const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
+    setProblem(null);
+    const invalid = problemsWith(details, variant);
+    if (invalid && form) {
+      const recheck = () => problemsWith(readDetails(form), variant)?.problems ?? [];
+      return showProblems(form, invalid, CHECKOUT_FIELD_IDS, { recheck });
+    }
+    if (form) clearProblems(form);
     if (!payer.current) return fail('Error', 'Card element not found');
     const shippingInfo = { address: details.address, city: details.city, zipCode: details.zipCode };
     setProblem(null);
@@ -90,7 +97,12 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           ...details,
           shippingInfo,
         }).catch((err: unknown) => {
-          fail('Account Creation Failed', messageOf(err, 'Failed to create account. Please try again.'));
+          const text = messageOf(err, 'Failed to create account. Please try again.');
+          // A refusal about one of the parent's fields (an address already registered) goes beside it.
+          const field = err instanceof ApiError && err.field && err.field in CHECKOUT_FIELD_IDS ? err.field : undefined;
+          if (field && form)
+            showProblems(form, { title: 'Account Creation Failed', problems: [{ field, message: text }] }, CHECKOUT_FIELD_IDS);
+          else fail('Account Creation Failed', text);
         });
         if (!created) return;
         rememberCsrfToken(created.csrfToken);
@@ -117,7 +129,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
                 giftRecipient: details.giftRecipient,
               }
             : {
-                amount: Math.round(Number(totals.total) * 100),
+                amount: toCents(totals.total),
                 shippingInfo,
                 giftNote: details.giftNote,
                 giftRecipient: details.giftRecipient,
@@ -174,7 +186,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
         {finishing ? 'Your payment went through. Finishing your order...' : ''}
       </p>
       {problem && (
-        <p className="form-error" id="payment-problem">
+        <p className="form-error" id="payment-problem" role="alert">
           {problem}
           {chargedWithoutOrder && (
             <>
@@ -192,7 +204,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           aria-busy={busy || undefined}
           aria-describedby={problem ? 'payment-problem' : undefined}
         >
-          {busy ? 'Processing...' : total ? `Pay $${total}` : 'Pay Now'}
+          {busy ? 'Processing...' : total ? `Pay ${formatUsdDecimal(total)}` : 'Pay Now'}
         </button>
       )}
       <p className="form-aside">Payments are encrypted and processed by our card payment provider. We never store your card number.</p>

@@ -1,3 +1,4 @@
+import { formatUsdDecimal } from '../../src/lib/money.ts';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { api } from '../lib/api.ts';
 import type { Payer, PayResult } from './payer.ts';
@@ -108,7 +109,9 @@ function Challenge({ amount, answer }: { amount: string | null; answer: (passed:
     >
       <article>
         <h2 id="challenge-title">Confirm this payment</h2>
-        <p>Your bank asks you to approve a payment{amount ? ` of $${amount}` : ''} to Little Lantern Books. (3D Secure test)</p>
+        <p>
+          Your bank asks you to approve a payment{amount ? ` of ${formatUsdDecimal(amount)}` : ''} to Little Lantern Books. (3D Secure test)
+        </p>
         <div className="form-actions">
           <button type="button" onClick={() => answer(true)} autoFocus>
             Complete authentication

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { cartBadgeText } from '../../src/features/cart/badge.ts';
-import { toDecimal } from '../../src/lib/money.ts';
+import { formatUsd } from '../../src/lib/money.ts';
 import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
-import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
+import { PER_TITLE_LIMIT_TEXT } from '../../src/features/catalog/per-title-limit.ts';
+import { cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
 import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
 import { showToast } from '../lib/toast.ts';
 import { CartLine } from './CartLine.tsx';
@@ -52,7 +53,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
     );
 
   const items = cart.items ?? [];
-  const total = toDecimal(cartTotalCents(items));
+  const total = formatUsd(cartTotalCents(items));
 
   return (
     <>
@@ -118,7 +119,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                   <p className="cart-limit-note">{PER_TITLE_LIMIT_TEXT}</p>
                   <footer className="cart-drawer-footer">
                     <p className="cart-total">
-                      <span>Total</span> <strong>${total}</strong>
+                      <span>Total</span> <strong>{total}</strong>
                     </p>
                     <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
                       Proceed to Checkout

@@ -1,3 +1,4 @@
+import { formatUsd, formatUsdDecimal } from '../../src/lib/money.ts';
 import { plusLimitReason } from '../../src/features/cart/cart.rules.ts';
 import type { CartItemDto } from '../lib/cart-store.ts';
 
@@ -27,7 +28,12 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
       />
       <div className="cart-line-info">
         <a href={`/books/${book.id}`}>{book.title}</a>
-        <span className="cart-line-price">${book.price}</span>
+        <span className="cart-line-price">{formatUsdDecimal(book.price)}</span>
+        {quantity > 1 && (
+          <span className="cart-line-total">
+            {quantity} &times; {formatUsdDecimal(book.price)} = <strong>{formatUsd(book.priceCents * quantity)}</strong>
+          </span>
+        )}
       </div>
       <div className="quantity-control" role="group" aria-label={`Quantity of ${book.title}`}>
         <button

@@ -17,7 +17,7 @@ const TEXT: Record<EmailCheckState, string> = {
 };
 
 /**
- * The sign-up form's live email check (spec section 5). It watches the server-rendered
+ * The sign-up form's live email check (docs/architecture.md, "Sign-in, sessions and lockout"). It watches the server-rendered
  * input named by inputId and says, 1 second after typing stops, whether the address is free;
  * while the parent types and while the server answers, it says it is checking.
  */

@@ -3,8 +3,8 @@ import { ApiError } from './api.ts';
 import { addToCart } from './cart-store.ts';
 import { showToast } from './toast.ts';
 
-// Add to Cart without a page load: the book page's form (which still posts without
-// JavaScript) and the catalogue cards' buttons (shown only when JavaScript runs).
+// Add to Cart without a page load: the book page's form and the catalogue cards' forms,
+// which both still post without JavaScript.
 export function initAddToCart(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-add-to-cart]')) {
     form.addEventListener('submit', (event) => {
@@ -16,10 +16,13 @@ export function initAddToCart(): void {
       });
     });
   }
-  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-add-to-cart-button]')) {
-    button.hidden = false;
-    button.addEventListener('click', () => {
-      void add(button, Number(button.dataset.bookId), 1, { success: CART_TOASTS.added, failure: CART_TOASTS.addFailed });
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[data-add-to-cart-card]')) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void add(form.querySelector('button[type="submit"]'), Number(form.dataset.bookId), 1, {
+        success: CART_TOASTS.added,
+        failure: CART_TOASTS.addFailed,
+      });
     });
   }
 }

@@ -1,5 +1,6 @@
 // The islands' one way to call /api: cookies included, JSON in and out, the session's
-// CSRF token on every change, and errors shaped as spec section 8 describes.
+// CSRF token on every change, and the server's errors read as they are shaped
+// (docs/architecture.md, "What the API answers").
 
 export class ApiError extends Error {
   constructor(
@@ -7,6 +8,8 @@ export class ApiError extends Error {
     /** The server's own message, suitable for a toast. */
     readonly serverMessage: string,
     readonly redirectUrl?: string,
+    /** The form field the refusal is about, when the server names one. */
+    readonly field?: string,
   ) {
     super(`${status}: ${serverMessage}`);
   }
@@ -51,8 +54,13 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   const text = await res.text();
   const data = text ? safeJson(text) : undefined;
   if (!res.ok) {
-    const payload = (data ?? {}) as { message?: string; redirectUrl?: string };
-    throw new ApiError(res.status, payload.message ?? text, payload.redirectUrl);
+    const payload = (data ?? {}) as { message?: string; redirectUrl?: string; field?: unknown };
+    throw new ApiError(
+      res.status,
+      payload.message ?? text,
+      payload.redirectUrl,
+      typeof payload.field === 'string' ? payload.field : undefined,
+    );
   }
   return data as T;
 }

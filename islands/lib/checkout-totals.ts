@@ -1,3 +1,4 @@
+import { formatUsdDecimal } from '../../src/lib/money.ts';
 import { api, messageOf } from './api.ts';
 import { showToast } from './toast.ts';
 
@@ -24,7 +25,12 @@ export function initCheckoutTotals(): void {
   let asked = '';
   const refresh = () => {
     const shipping = readShipping(form);
-    if (!shipping.address || !shipping.city || shipping.zipCode.length < ZIP_READY_LENGTH) return;
+    if (!shipping.address || !shipping.city || shipping.zipCode.length < ZIP_READY_LENGTH) {
+      // Totals worked out for an address no longer in the form would be a promise it cannot keep.
+      if (asked) clearTotals();
+      asked = '';
+      return;
+    }
     const key = JSON.stringify(shipping);
     if (key === asked) return;
     asked = key;
@@ -52,11 +58,26 @@ export function readShipping(form: HTMLFormElement): { address: string; city: st
   return { address: value('address'), city: value('city'), zipCode: value('zipCode') };
 }
 
+/** Back to what the page said before any address: shipping, tax and the total wait for one. */
+function clearTotals(): void {
+  for (const [key, text] of [
+    ['shipping', 'Enter your address'],
+    ['handling', '-'],
+    ['tax', '-'],
+    ['total', '-'],
+  ] as const) {
+    const cell = document.querySelector<HTMLElement>(`[data-total="${key}"]`);
+    if (cell) cell.textContent = text;
+  }
+  document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: null }));
+}
+
 export function showTotals(totals: TotalsAnswer): void {
   for (const key of ['subtotal', 'discount', 'shipping', 'handling', 'tax', 'total'] as const) {
     const cell = document.querySelector<HTMLElement>(`[data-total="${key}"]`);
     if (cell)
-      cell.textContent = key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `${key === 'discount' ? '-' : ''}$${totals[key]}`;
+      cell.textContent =
+        key === 'shipping' && totals.shipping === '0.00' ? 'Free' : `${key === 'discount' ? '-' : ''}${formatUsdDecimal(totals[key])}`;
   }
   document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: totals }));
 }

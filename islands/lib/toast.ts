@@ -1,5 +1,5 @@
 // Toasts: one at a time, 5000 ms by default, dismissible, swipe right past 50 px
-// dismisses, F8 focuses the notifications region (spec sections 8 and 9).
+// dismisses, F8 focuses the notifications region (docs/architecture.md, "Messages and toasts").
 
 export const TOAST_DURATION_MS = 5000;
 export const SWIPE_THRESHOLD_PX = 50;

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config.ts';
 import { connectDb, migrateLatest } from '../db.ts';
-import { grantOperator } from '../features/admin/operator-accounts.ts';
-import { EMAIL_PATTERN } from '../lib/email.ts';
+import { grantOperator } from '../features/admin/access/operator-accounts.ts';
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../lib/email.ts';
 
 // `npm run admin:create -- --email ADDRESS [--first-name NAME]`: creates the shop's operator
 // (or promotes an existing account) and prints a one-time password to sign in with.
@@ -15,7 +15,7 @@ const argsSchema = z.object({
   email: z
     .string({ error: "Please give the operator's email address with --email." })
     .trim()
-    .max(254, 'That email address is too long.')
+    .max(MAX_EMAIL_LENGTH, 'That email address is too long.')
     .regex(EMAIL_PATTERN, 'That does not look like an email address.'),
   'first-name': z
     .string()

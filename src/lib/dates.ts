@@ -1,8 +1,23 @@
-// Dates are shown in long US format (spec section 9): "March 14, 2024".
+// Dates are shown in long US form, "March 14, 2024", in UTC (docs/architecture.md, "Dates").
 const longUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function longDate(value: Date | string): string {
   return longUs.format(toDate(value));
+}
+
+const longUsTime = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+/** "March 14, 2024 at 9:05 PM UTC": when something happened, to the minute, saying which clock. */
+export function longDateTime(value: Date | string): string {
+  return longUsTime.format(toDate(value));
 }
 
 const shortUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });

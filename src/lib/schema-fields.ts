@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toCents, type Cents } from './money.ts';
 
 const MAX_ID = 2_147_483_647;
 
@@ -26,4 +27,20 @@ export function wholeNumber(what: string, rules: (n: z.ZodNumber) => z.ZodNumber
 /** A database id: a positive whole number that fits the column. */
 export function recordId(what: string) {
   return wholeNumber(what, (n) => n.positive(`${what} must be a positive whole number`).max(MAX_ID, `${what} is too large`));
+}
+
+/**
+ * The transform that turns a field's amount in dollars into cents, through toCents so every
+ * form and API reads money the same exact way. An amount toCents refuses (a third decimal, one
+ * too large) becomes the field's own message rather than a thrown error.
+ */
+export function dollarsToCents(message: string) {
+  return (value: string | number, ctx: z.RefinementCtx): Cents => {
+    try {
+      return toCents(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+  };
 }

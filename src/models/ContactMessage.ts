@@ -15,3 +15,8 @@ export class ContactMessage extends BaseModel {
   /** When an operator read it in the inbox; null while unread. */
   readAt!: Date | null;
 }
+
+/** A subject mentioning URGENT anywhere, in any case (the contact page asks for it). */
+export function isUrgent(subject: string): boolean {
+  return /urgent/i.test(subject);
+}

@@ -15,6 +15,8 @@ export async function sendCsv<Row extends Record<string, unknown>>(
   filename: string,
   columns: readonly (keyof Row & string)[],
   rows: Iterable<Row> | AsyncIterable<Row>,
+  /** The header row's words for each column; the column's key where none is given. */
+  headings: Partial<Record<keyof Row & string, string>> = {},
 ): Promise<void> {
   const source = Readable.from(rows);
   // The first rows are read before anything is sent: a database that fails then gets the
@@ -23,5 +25,11 @@ export async function sendCsv<Row extends Record<string, unknown>>(
   res.status(200);
   res.set('Content-Type', 'text/csv; charset=utf-8');
   res.attachment(filename);
-  await pipeline(source, stringify({ header: true, columns: [...columns], escape_formulas: true, bom: true }), res);
+  const csv = stringify({
+    header: true,
+    columns: columns.map((key) => ({ key, header: headings[key] ?? key })),
+    escape_formulas: true,
+    bom: true,
+  });
+  await pipeline(source, csv, res);
 }

@@ -2,13 +2,23 @@ import type { z } from 'zod';
 import { BadRequest } from './errors.ts';
 
 /**
- * Parses input at the edge; a bad value becomes a 400 carrying the first problem's message.
- * Schemas therefore write their messages for people ("limit must be a number").
+ * Parses input at the edge; a bad value becomes a 400 carrying the first problem's message,
+ * or its `summary` param where a schema gives one (a missing field's issue says which field;
+ * the request as a whole is answered with the words for all missing fields). Schemas therefore
+ * write their messages for people ("limit must be a number").
  */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new BadRequest(result.error.issues[0]?.message ?? 'Invalid request');
+  throw new BadRequest(summaryOf(result.error) ?? 'Invalid request');
+}
+
+/** What a refusal says as a whole: the first issue's summary param, else its message. */
+export function summaryOf(error: z.ZodError): string | undefined {
+  const first = error.issues[0];
+  if (!first) return undefined;
+  const summary = (first as { params?: { summary?: unknown } }).params?.summary;
+  return typeof summary === 'string' ? summary : first.message;
 }
 
 /**

@@ -139,15 +139,22 @@ async function signIn(page: Page, account: Account): Promise<void> {
   await expectSignedInAs(page, account.firstName);
 }
 
-/** A wrong password: the form comes back with an error toast and an inline alert. */
+/**
+ * A wrong password: the form comes back with its summary (focused, 'Login Failed') and the
+ * reason beside the password; the email is kept, and no toast covers the form.
+ */
 async function failSignIn(page: Page, email: string): Promise<void> {
   const response = await submitForm(page, await fillSignIn(page, email, 'not-the-password'));
   expect(pathOf(page)).toBe('/login');
   expect(response.status(), 'POST /login with a wrong password').toBe(401);
-  await expectToast(page, 'Login Failed', 'Invalid email or password');
-  const alert = signInForm(page).getByRole('alert');
-  expect(await alert.innerText()).toBe('Invalid email or password');
-  expect(await signInForm(page).getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+  const summary = signInForm(page).getByRole('alert');
+  expect(await summary.getByRole('heading').innerText()).toBe('Login Failed');
+  expect(await summary.locator('li').allInnerTexts()).toEqual(['Invalid email or password']);
+  await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('signin-problems');
+  expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+  const password = signInForm(page).getByLabel('Password', { exact: true });
+  expect(await password.getAttribute('aria-invalid')).toBe('true');
+  await expect(password).toHaveAccessibleDescription('Invalid email or password');
   expect(await signInForm(page).getByLabel('Email', { exact: true }).inputValue()).toBe(email);
 }
 

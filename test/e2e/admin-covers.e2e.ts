@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
 import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import type { Book } from './steps.ts';
@@ -88,7 +88,12 @@ test.describe('a new cover', () => {
         ]);
         expect(refused.status()).toBe(422);
         await page.waitForLoadState('load');
-        await expect(page.getByRole('alert').innerText()).resolves.toBe('The cover must be a JPEG, PNG or WebP image.');
+        // The form's summary, focused, and the same words beside the field.
+        const summary = page.getByRole('alert');
+        await expect(summary.getByRole('heading').innerText()).resolves.toBe('The cover was not changed');
+        await expect(summary.getByRole('link').innerText()).resolves.toBe('The cover must be a JPEG, PNG or WebP image.');
+        expect(await summary.evaluate((el) => el === document.activeElement)).toBe(true);
+        await expect(page.locator('#cover-file-error').innerText()).resolves.toBe('The cover must be a JPEG, PNG or WebP image.');
         await screenshot(page, 'admin-cover-refused-desktop');
         await expectNoAxeViolations(page);
 

@@ -4,7 +4,7 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { connectDb, type Db } from '../../src/db.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { insertCustomer, insertOrder } from '../helpers/admin-fixtures.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
 import { desktop, expectNoAxeViolations, phone, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';

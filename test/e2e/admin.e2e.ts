@@ -14,7 +14,7 @@ import supertest from 'supertest';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { placePaidOrder } from '../helpers/orders.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
 import { pathOf } from './steps.ts';
 

@@ -3,7 +3,7 @@
 // arrives with a link to the book, and the parent follows its unsubscribe link. Every page passes axe.
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
 import {
@@ -71,7 +71,7 @@ test('a parent is emailed once when a Coming Soon book is back, and can unsubscr
       await page.getByLabel('Your email address').fill(PARENT);
       const answer = await submitForm(page, page.getByRole('button', { name: "Email me when it's back" }));
       expect(answer.status()).toBe(200);
-      await expect(page.getByRole('heading', { name: "We'll email you when it's back" })).toBeVisible();
+      await expect(page.getByRole('heading', { name: `We'll email you when ${TITLE} is back` })).toBeVisible();
       await check(page, 'back-in-stock-requested-phone');
     },
     { allow: isDocumentError(`/books/${bookId}/notify`, 400) },

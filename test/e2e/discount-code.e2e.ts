@@ -6,7 +6,7 @@
 // bar, with a full tap target and a visible keyboard ring.
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { connectDb, type Db } from '../../src/db.ts';
 import { createOperator, type Operator } from '../helpers/operator.ts';
 import {

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { connectDb, migrateLatest, type Db } from '../../src/db.ts';
+import { connectDb, isMySql, migrateLatest, type Db } from '../../src/db.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { openSessionStore, type SessionStore } from '../../src/web/session.ts';
@@ -12,6 +12,8 @@ import type { Limit } from '../../src/web/throttle.ts';
 import { createDeferred, type Deferred } from '../../src/lib/deferred.ts';
 import { seedCatalogue } from '../../seeds/books.ts';
 import { createMailer, type Mailer } from '../../src/features/mail/mailer.ts';
+import { watchCatalogue } from '../../src/features/catalog/catalogue-watch.ts';
+import { createServices, type Services } from '../../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestShop {
@@ -20,6 +22,8 @@ export interface TestShop {
   config: Config;
   sessions: SessionStore;
   mailer: Mailer;
+  /** The same services the routes use, built once as serve.ts builds them. */
+  services: Services;
   /** Work the shop does after answering; flushMail waits for it. */
   later: Deferred;
   database: TestDatabase;
@@ -87,17 +91,20 @@ export async function buildTestShop({
     createDeferred((err) => {
       throw err;
     });
-  const app = createApp({
+  // Started here, as serve.ts starts it: catalogue changes reach the page cache as in production.
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db) });
+  const services = createServices({
     config,
     db,
-    sessions,
     log,
-    assets: loadAssets(),
     mailer,
     payments,
+    catalogue,
+    redis: sessions.redis,
     later,
     throttles: { prefix: `${prefix}throttle:`, overrides: limits },
   });
+  const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
 
   const shop: TestShop = {
     app,
@@ -105,6 +112,7 @@ export async function buildTestShop({
     config,
     sessions,
     mailer,
+    services,
     later,
     database: data,
     browser: () => supertest.agent(app),

@@ -1,7 +1,7 @@
 import type supertest from 'supertest';
 import { Secret } from 'otpauth';
 import { hashPassword } from '../../src/features/accounts/passwords.ts';
-import { currentCode } from '../../src/features/admin/two-factor.ts';
+import { currentCode } from '../../src/features/admin/access/two-factor.ts';
 import { User } from '../../src/models/User.ts';
 import type { Db } from '../../src/db.ts';
 import { formToken, type TestShop } from './app.ts';

@@ -140,7 +140,9 @@ describe('the card form after a successful payment', () => {
     const container = await payWithCard();
     await settle();
     expect(assign).not.toHaveBeenCalled();
-    expect(toasts).toEqual(['Order Completion Failed']);
+    // Toasts only confirm success: the reason stays beside Pay, announced.
+    expect(toasts).toEqual([]);
+    expect(container.querySelector('#payment-problem')?.getAttribute('role')).toBe('alert');
     const problem = container.querySelector('#payment-problem')!;
     expect(problem.textContent).toContain('Your card was charged');
     expect(problem.textContent).toContain('emailed');
@@ -164,7 +166,7 @@ describe('a confirm call that gets no answer', () => {
     answer('POST /api/sandbox/confirm', dropped);
     const container = await payWithCard();
     await settle();
-    expect(toasts).toEqual(['Payment Failed']);
+    expect(toasts).toEqual([]);
     expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Something went wrong. Please try again.');
     expect(countOf('POST /api/complete-order')).toBe(0);
     expect(assign).not.toHaveBeenCalled();
@@ -176,11 +178,54 @@ describe('a payment that really failed', () => {
     answer('POST /api/sandbox/confirm', () => Response.json({ status: 'requires_payment_method', error: 'Your card was declined.' }));
     const container = await payWithCard('4000 0000 0000 0002');
     await settle();
-    expect(toasts).toEqual(['Payment Failed']);
+    expect(toasts).toEqual([]);
     expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Your card was declined.');
     expect(countOf('POST /api/complete-order')).toBe(0);
     expect(countOf(`GET ${LOOKUP}`)).toBe(0);
     expect(container.querySelector('button.pay-button')).not.toBeNull();
     expect(assign).not.toHaveBeenCalled();
+  });
+});
+
+describe('a guest form with fields missing', () => {
+  it('marks and lists every missing field at once, focuses the summary, sends nothing, and clears each problem when it is fixed', async () => {
+    document.body.innerHTML = `
+      <div data-toasts><ol></ol></div>
+      <form id="checkout-form" data-checkout-form>
+        <input id="co-first" name="firstName"><input id="co-last" name="lastName" value="Reader">
+        <input id="co-email" name="email"><input id="co-password" name="password" type="password"><input id="co-confirm" name="confirmPassword" type="password">
+        <input id="co-address" name="address"><input id="co-city" name="city" value="Portland"><input id="co-zip" name="zipCode">
+        <div id="card-island"></div>
+      </form>`;
+    render(<CardForm variant="guest" mode="sandbox" publishableKey={null} customer={null} />, {
+      container: document.getElementById('card-island')!,
+    });
+    fireEvent.submit(document.querySelector('form')!);
+    await settle();
+    const summary = document.querySelector('#checkout-form > [data-form-problems]') as HTMLElement;
+    expect(summary).not.toBeNull();
+    expect(document.activeElement).toBe(summary);
+    expect(summary.querySelector('h2')?.textContent).toBe('Missing Information');
+    expect([...summary.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
+      '#co-first',
+      '#co-email',
+      '#co-password',
+      '#co-address',
+      '#co-zip',
+    ]);
+    for (const id of ['co-first', 'co-email', 'co-password', 'co-address', 'co-zip']) {
+      expect(document.getElementById(id)?.getAttribute('aria-invalid'), id).toBe('true');
+      expect(document.getElementById(id)?.getAttribute('aria-describedby'), id).toBe(`${id}-error`);
+    }
+    expect(document.getElementById('co-last')?.hasAttribute('aria-invalid')).toBe(false);
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+    expect(toasts).toEqual([]);
+    expect(document.querySelector('#payment-problem')).toBeNull();
+
+    const first = document.getElementById('co-first') as HTMLInputElement;
+    fireEvent.input(first, { target: { value: 'Ada' } });
+    expect(first.hasAttribute('aria-invalid')).toBe(false);
+    expect(document.getElementById('co-first-error')).toBeNull();
+    expect(document.querySelectorAll('#checkout-form > [data-form-problems] li')).toHaveLength(4);
   });
 });

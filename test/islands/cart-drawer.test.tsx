@@ -137,8 +137,20 @@ describe('cart drawer', () => {
   it('shows the total with two decimals and sends visitors to /simple-checkout', async () => {
     lines = [{ id: 1, bookId: 7, quantity: 3, book: book(7) }];
     await openDrawer();
-    expect(screen.getByText('$30.00')).toBeTruthy();
+    expect(document.querySelector('.cart-total strong')?.textContent).toBe('$30.00');
+    // The line says what its three copies come to, beside the price of one.
+    expect(document.querySelector('.cart-line-price')?.textContent).toBe('$10.00');
+    expect(document.querySelector('.cart-line-total')?.textContent).toBe('3 × $10.00 = $30.00');
     expect(screen.getByRole('button', { name: 'Proceed to Checkout' }).getAttribute('href')).toBe('/simple-checkout');
+  });
+
+  it('writes amounts of a thousand dollars and more with a thousands separator', async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 120, book: book(7, 500) }];
+    await openDrawer();
+    expect(document.querySelector('.cart-total strong')?.textContent).toBe(
+      `$${(Number(lines[0]!.book.price) * 120).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+    );
+    expect(document.querySelector('.cart-total strong')?.textContent).toMatch(/^\$\d{1,3}(,\d{3})+\.\d\d$/);
   });
 
   it('closes on Escape and gives focus back to the cart button', async () => {

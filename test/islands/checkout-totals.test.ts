@@ -4,7 +4,7 @@ import { initCheckoutTotals } from '../../islands/lib/checkout-totals.ts';
 
 // The checkout summary asks the server for its totals once the address is filled. When the
 // server refuses (a discount code that expired while the page was open, say), the parent reads
-// the server's reason; when the server fails, the spec's general message.
+// the server's reason; when the server fails, the general message.
 
 let totalsAnswer: () => Response;
 
@@ -45,5 +45,32 @@ describe('the checkout totals', () => {
     totalsAnswer = () => Response.json({ message: 'Something went wrong. Please try again.' }, { status: 500 });
     initCheckoutTotals();
     expect(await toastShown()).toEqual({ title: 'Error', text: 'Failed to calculate shipping and tax' });
+  });
+});
+
+describe('the checkout totals when the address stops being complete', () => {
+  it('go back to "Enter your address" when the ZIP code is shortened, and the Pay button forgets the old total', async () => {
+    document.body.innerHTML = `
+      <div data-toasts><ol></ol></div>
+      <form data-checkout-form>
+        <input name="address" value="1120 SW 5th Ave"><input name="city" value="Portland"><input name="zipCode" value="97205">
+      </form>
+      <dl><dd data-total="shipping">Enter your address</dd><dd data-total="handling">-</dd><dd data-total="tax">-</dd><dd data-total="total">-</dd></dl>`;
+    totalsAnswer = () =>
+      Response.json({ subtotal: '2099.00', discount: '0.00', shipping: '0.00', handling: '2.50', tax: '0.00', total: '2101.50' });
+    const seen: Array<string | null> = [];
+    document.addEventListener('checkout:totals', (e) => seen.push((e as CustomEvent<{ total: string } | null>).detail?.total ?? null));
+    initCheckoutTotals();
+    await vi.waitFor(() => expect(document.querySelector('[data-total="total"]')?.textContent).toBe('$2,101.50'));
+    expect(document.querySelector('[data-total="shipping"]')?.textContent).toBe('Free');
+    vi.useFakeTimers();
+    const zip = document.querySelector<HTMLInputElement>('[name="zipCode"]')!;
+    zip.value = '9720';
+    zip.dispatchEvent(new Event('input', { bubbles: true }));
+    vi.advanceTimersByTime(500);
+    vi.useRealTimers();
+    expect(document.querySelector('[data-total="shipping"]')?.textContent).toBe('Enter your address');
+    expect(document.querySelector('[data-total="total"]')?.textContent).toBe('-');
+    expect(seen).toEqual(['2101.50', null]);
   });
 });

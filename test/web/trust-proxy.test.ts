@@ -3,7 +3,6 @@ import { ApiBrowser } from '../helpers/accounts.ts';
 import { buildTestShop, type TestShop } from '../helpers/app.ts';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
-import { createPaymentProvider } from '../../src/features/payments/index.ts';
 import { loadAssets } from '../../src/web/assets.ts';
 import { insecureCookieWarning } from '../../src/web/session.ts';
 
@@ -111,15 +110,7 @@ describe('the session cookie in production', () => {
     // Building the app (start-up) logs it as a warning.
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    createApp({
-      config: shop.config,
-      db: shop.db,
-      sessions: shop.sessions,
-      log,
-      assets: loadAssets(),
-      mailer: shop.mailer,
-      payments: createPaymentProvider({ config: shop.config, db: shop.db }),
-    });
+    createApp({ config: shop.config, db: shop.db, sessions: shop.sessions, log, assets: loadAssets(), services: shop.services });
     expect(lines.map((l) => JSON.parse(l) as { level: number; msg: string })).toContainEqual(
       expect.objectContaining({ level: 40, msg: expect.stringContaining('TRUST_PROXY is 0 in production') }),
     );

@@ -3,7 +3,7 @@ import { FAILED_LOGIN_MARKER, FAILED_LOGIN_URL } from './accounts.messages.ts';
 
 /**
  * Sign-in refused because the lockout has just secured (or already holds) the account. The
- * API answers its marker message and redirectUrl (spec section 8); the sign-in form knows it
+ * API answers its marker message and redirectUrl (docs/architecture.md, "Sign-in, sessions and lockout"); the sign-in form knows it
  * by its class and goes to the failed-login screen.
  */
 export class AccountSecured extends HttpError {

@@ -1,16 +1,22 @@
-// Words of spec sections 5 and 8, exactly as parents see them.
+import { MAX_EMAIL_LENGTH } from '../../lib/email.ts';
+
+export const MIN_PASSWORD_LENGTH = 6;
+/** Long enough for any passphrase; a bound so that no request makes the server hash megabytes. */
+export const MAX_PASSWORD_LENGTH = 200;
+
+// Words exactly as parents see them (docs/architecture.md, "Words parents see").
 export const ACCOUNT_MESSAGES = {
   missingLogin: { title: 'Missing Information', text: 'Please fill in all fields' },
   loginFailed: { title: 'Login Failed', text: 'Invalid email or password' },
   welcomeBack: { title: 'Welcome back!', text: 'You are now signed in.' },
   signupMissing: 'Please fill in all required fields',
   badEmail: 'Please enter a valid email address',
-  emailTooLong: 'Email addresses can be at most 254 characters long',
+  emailTooLong: `Email addresses can be at most ${MAX_EMAIL_LENGTH} characters long`,
   emailTaken: 'This email is already registered. Please use a different email or sign in.',
   emailAvailable: 'Email is available!',
   emailUnverified: 'Unable to verify email. Please try again.',
   passwordsDiffer: 'Passwords do not match',
-  passwordTooShort: 'Password must be at least 6 characters long',
+  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
   signupFailed: { title: 'Signup Failed', text: 'Could not create account' },
   accountCreated: { title: 'Account Created!', text: 'Welcome to Little Lantern Books.' },
   resetMissing: 'Please enter your email address',
@@ -37,8 +43,27 @@ export const ACCOUNT_MESSAGES = {
   tooManySignups: 'Too many new accounts from your network. Please wait an hour and try again.',
 } as const;
 
-/** The API's answer for a secured account (spec section 8): the caller should go to the failed-login screen. */
+/**
+ * What each field says beside itself when a form is refused (src/web/form-problems.ts); the
+ * summary above the form may lead with the spec's words for the group ('Please fill in all
+ * required fields').
+ */
+export const FIELD_MESSAGES = {
+  firstName: 'Please enter your first name.',
+  lastName: 'Please enter your last name.',
+  email: 'Please enter your email address.',
+  password: 'Please enter your password.',
+  choosePassword: 'Please choose a password.',
+  confirmPassword: 'Please type your password again.',
+  currentPassword: 'Please enter your current password.',
+  newPassword: 'Please choose a new password.',
+  confirmNewPassword: 'Please type your new password again.',
+  address: 'Please enter your street address.',
+  city: 'Please enter your city.',
+  zipCode: 'Please enter your ZIP code.',
+  zipCodeDigits: 'Please enter a 5-digit ZIP code.',
+} as const;
+
+/** The API's answer for a secured account: go to the failed-login screen (docs/architecture.md, "Sign-in, sessions and lockout"). */
 export const FAILED_LOGIN_MARKER = 'REDIRECT_TO_FAILED_LOGIN';
 export const FAILED_LOGIN_URL = '/failedlogin';
-export const MIN_PASSWORD_LENGTH = 6;
-export const MAX_EMAIL_LENGTH = 254;

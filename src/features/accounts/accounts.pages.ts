@@ -2,14 +2,15 @@ import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import { clientAddress } from '../../web/auth.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
+import { errorProblems, refusal, zodRefusal, type Refusal } from '../../web/form-problems.ts';
+import type { HttpError } from '../../web/errors.ts';
 import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { AccountSecured } from './account-secured.ts';
 import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService, SessionUser } from './accounts.service.ts';
-import { endUserSession, startUserSession } from './sign-in.ts';
-import { TWO_FACTOR_PATH } from '../admin/operator-access.ts';
+import { endUserSession, startUserSession, TWO_FACTOR_PATH } from './sign-in.ts';
 import { bodyFields } from '../../web/validate.ts';
 
 // GET  /login                       Sign In and Create Account tabs; ?next=/path to come back to
@@ -35,12 +36,14 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const input = loginInput.safeParse(req.body);
     const body = bodyFields(req.body);
     const next = localPath(body.next);
+    // What the parent typed comes back; a password never does.
+    const values = { email: body.email, next };
     if (!input.success)
       return renderLogin(
         res.status(400),
         'signin',
-        { email: body.email, next },
-        { title: M.missingLogin.title, text: ruleMessage(input.error, M.missingLogin.text) },
+        values,
+        zodRefusal({ form: 'signin', title: M.missingLogin.title, error: input.error, ids: SIGNIN_IDS }),
       );
     const credentials = input.data;
     await withFormErrors(
@@ -58,8 +61,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         renderLogin(
           res.status(err.status),
           'signin',
-          { email: credentials.email, next },
-          { title: M.loginFailed.title, text: err.message },
+          values,
+          refusal({ form: 'signin', title: M.loginFailed.title, problems: signInProblems(err), ids: SIGNIN_IDS }),
         );
       },
     );
@@ -70,7 +73,12 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const values = { email: body.email, firstName: body.firstName, lastName: body.lastName };
     const input = signupInput.safeParse(req.body);
     if (!input.success)
-      return renderLogin(res.status(400), 'signup', values, { title: M.signupFailed.title, text: firstMessage(input.error) });
+      return renderLogin(
+        res.status(400),
+        'signup',
+        values,
+        zodRefusal({ form: 'signup', title: M.signupFailed.title, error: input.error, ids: SIGNUP_IDS }),
+      );
     const account = input.data;
     await withFormErrors(
       async () => {
@@ -79,20 +87,30 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         req.session.flash = { ...M.accountCreated, variant: 'success' };
         res.redirect(303, '/dashboard');
       },
-      (err) => renderLogin(res.status(err.status), 'signup', values, { title: M.signupFailed.title, text: err.message }),
+      (err) =>
+        renderLogin(
+          res.status(err.status),
+          'signup',
+          values,
+          refusal({ form: 'signup', title: M.signupFailed.title, problems: errorProblems(err), ids: SIGNUP_IDS }),
+        ),
     );
   });
 
-  router.get('/reset-password', (_req, res) => res.render('accounts/reset-request', { title: 'Reset your password', values: {} }));
+  const renderResetRequest = (res: Response, values: Record<string, unknown>, problems?: Refusal) =>
+    res.render('accounts/reset-request', { title: 'Reset your password', values, ...(problems ? { problems } : {}) });
+
+  router.get('/reset-password', (_req, res) => renderResetRequest(res, {}));
 
   router.post('/reset-password', async (req, res) => {
     const input = resetRequestInput.safeParse(req.body);
+    const values = { email: bodyFields(req.body).email };
     if (!input.success) {
-      return res.status(400).render('accounts/reset-request', {
-        title: 'Reset your password',
-        values: {},
-        flash: { title: M.resetFailed.title, text: ruleMessage(input.error, M.resetMissing), variant: 'error' },
-      });
+      return renderResetRequest(
+        res.status(400),
+        values,
+        zodRefusal({ form: 'reset', title: M.resetFailed.title, error: input.error, ids: RESET_IDS }),
+      );
     }
     const request = input.data;
     await withFormErrors(
@@ -102,11 +120,11 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         res.redirect(303, '/login');
       },
       (err) =>
-        res.status(err.status).render('accounts/reset-request', {
-          title: 'Reset your password',
-          values: request,
-          flash: { title: M.resetFailed.title, text: err.message, variant: 'error' },
-        }),
+        renderResetRequest(
+          res.status(err.status),
+          request,
+          refusal({ form: 'reset', title: M.resetFailed.title, problems: errorProblems(err), ids: RESET_IDS }),
+        ),
     );
   });
 
@@ -120,19 +138,21 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     });
   });
 
+  /** The new-password form again, refused: the reasons above it and beside each field. */
+  const renderNewPassword = (res: Response, status: number, action: string, forced: boolean, problems: Refusal) =>
+    res
+      .status(status)
+      .render('accounts/new-password', { title: 'Choose a new password', action, forced, minLength: MIN_PASSWORD_LENGTH, problems });
+  const newPasswordInput = (body: unknown) =>
+    passwordChangeInput.safeParse({ newPassword: bodyFields(body).newPassword, confirmPassword: bodyFields(body).confirmPassword ?? '' });
+  const newPasswordRefusal = (input: { error: z.ZodError } | { err: HttpError }) =>
+    'error' in input
+      ? zodRefusal({ form: 'new-password', title: M.passwordChangeFailed.title, error: input.error, ids: NEW_PASSWORD_IDS })
+      : refusal({ form: 'new-password', title: M.passwordChangeFailed.title, problems: errorProblems(input.err), ids: NEW_PASSWORD_IDS });
+
   router.post('/reset-password/:token', async (req, res) => {
-    const input = passwordChangeInput.safeParse({
-      newPassword: bodyFields(req.body).newPassword,
-      confirmPassword: bodyFields(req.body).confirmPassword ?? '',
-    });
-    const render = (status: number, text: string) =>
-      res.status(status).render('accounts/new-password', {
-        title: 'Choose a new password',
-        action: req.originalUrl,
-        minLength: MIN_PASSWORD_LENGTH,
-        flash: { title: M.passwordChangeFailed.title, text, variant: 'error' },
-      });
-    if (!input.success) return render(400, firstMessage(input.error));
+    const input = newPasswordInput(req.body);
+    if (!input.success) return renderNewPassword(res, 400, req.originalUrl, false, newPasswordRefusal({ error: input.error }));
     const { newPassword } = input.data;
     await withFormErrors(
       async () => {
@@ -141,7 +161,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         req.session.flash = { ...M.passwordChanged, variant: 'success' };
         res.redirect(303, '/dashboard');
       },
-      (err) => render(err.status, err.message),
+      (err) => renderNewPassword(res, err.status, req.originalUrl, false, newPasswordRefusal({ err })),
     );
   });
 
@@ -157,19 +177,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/change-password', async (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
-    const input = passwordChangeInput.safeParse({
-      newPassword: bodyFields(req.body).newPassword,
-      confirmPassword: bodyFields(req.body).confirmPassword ?? '',
-    });
-    const render = (status: number, text: string) =>
-      res.status(status).render('accounts/new-password', {
-        title: 'Choose a new password',
-        action: '/change-password',
-        forced: true,
-        minLength: MIN_PASSWORD_LENGTH,
-        flash: { title: M.passwordChangeFailed.title, text, variant: 'error' },
-      });
-    if (!input.success) return render(400, firstMessage(input.error));
+    const input = newPasswordInput(req.body);
+    if (!input.success) return renderNewPassword(res, 400, '/change-password', true, newPasswordRefusal({ error: input.error }));
     const userId = req.session.userId;
     const change = input.data;
     await withFormErrors(
@@ -179,7 +188,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         // An operator's sign-in is not finished until the second factor: straight on to it.
         res.redirect(303, (res.locals.user as SessionUser | null)?.role === 'operator' ? TWO_FACTOR_PATH : '/dashboard');
       },
-      (err) => render(err.status, err.message),
+      (err) => renderNewPassword(res, err.status, '/change-password', true, newPasswordRefusal({ err })),
     );
   });
 
@@ -193,29 +202,32 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   return router;
 }
 
-function renderLogin(
-  res: Response,
-  tab: 'signin' | 'signup',
-  values: Record<string, unknown> = {},
-  error?: { title: string; text: string },
-): void {
+function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<string, unknown> = {}, problems?: Refusal): void {
   res.render('accounts/login', {
     title: tab === 'signup' ? 'Create Account' : 'Sign In',
     tab,
     values,
-    error: error?.text,
-    flash: error ? { ...error, variant: 'error' } : (res.locals.flash as unknown),
+    ...(problems ? { problems } : {}),
     minLength: MIN_PASSWORD_LENGTH,
   });
 }
 
-function firstMessage(error: z.ZodError): string {
-  return error.issues[0]?.message ?? 'Please check the form.';
+/**
+ * A wrong email or password is told beside the password, the field a parent retypes; which of
+ * the two was wrong is never said (that would tell a stranger which addresses have accounts).
+ */
+function signInProblems(err: HttpError) {
+  return errorProblems(err).map((problem) => (err.status === 401 ? { ...problem, field: 'password' } : problem));
 }
 
-// The schemas' own words (a missing field, a too-long email); a field of the wrong shape,
-// which no form of ours sends, gets the form's usual message instead of zod's.
-function ruleMessage(error: z.ZodError, fallback: string): string {
-  const issue = error.issues[0];
-  return issue && (issue.code === 'custom' || issue.code === 'too_big') ? issue.message : fallback;
-}
+// Each form's fields and their inputs' ids, in the order the form shows them.
+const SIGNIN_IDS = { email: 'signin-email', password: 'signin-password' };
+const SIGNUP_IDS = {
+  firstName: 'signup-first',
+  lastName: 'signup-last',
+  email: 'signup-email',
+  password: 'signup-password',
+  confirmPassword: 'signup-confirm',
+};
+const RESET_IDS = { email: 'reset-email' };
+const NEW_PASSWORD_IDS = { newPassword: 'new-password', confirmPassword: 'confirm-password' };

@@ -13,7 +13,7 @@ import { createLockout } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createResetLinks } from './reset-links.ts';
 import { saveAddress, savedAddressOf } from './saved-address.ts';
-import type { ShippingInfo } from '../checkout/checkout.schemas.ts';
+import type { ShippingInfo } from './shipping-info.ts';
 
 export interface UserDto {
   id: number;
@@ -107,7 +107,7 @@ export function createAccountsService({
     /** Each sign-up mails an address nobody has verified, so sign-ups are limited per client address. */
     async signup(input: SignupInput, client: string): Promise<SignIn> {
       if (!(await limiters.signupByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManySignups);
-      if (await findByEmail(input.email)) throw new Conflict(M.emailTaken);
+      if (await findByEmail(input.email)) throw new Conflict(M.emailTaken, { field: 'email' });
       const passwordHash = await hashPassword(input.password);
       const user = await db
         .transaction(async (trx) => {
@@ -122,7 +122,7 @@ export function createAccountsService({
         })
         .catch(async (err: unknown) => {
           // Two sign-ups with one address at once: the unique index decides.
-          if (await findByEmail(input.email)) throw new Conflict(M.emailTaken);
+          if (await findByEmail(input.email)) throw new Conflict(M.emailTaken, { field: 'email' });
           throw err;
         });
       mailer.kick();
@@ -132,7 +132,8 @@ export function createAccountsService({
     /**
      * Checks a sign-in. An unknown email and a wrong password get the same answer in about
      * the same time. Attempts are limited per client address (429) and per account; the
-     * fifth failure in a row secures the account (spec: the failed-login screen).
+     * fifth failure in a row secures the account and sends the parent to the failed-login screen
+     * (docs/architecture.md, "Sign-in, sessions and lockout").
      */
     async signIn({ email, password, client }: { email: string; password: string; client: string }): Promise<SignIn> {
       const { user, mustChangePassword } = await lockout.signIn({ email, password, client, findByEmail });
@@ -174,7 +175,7 @@ export function createAccountsService({
       const user = await User.query(db).findById(userId);
       if (!user) throw new Unauthorized();
       if (!user.mustChangePassword && !(await verifyPassword(user.passwordHash, input.currentPassword ?? ''))) {
-        throw new BadRequest(M.currentPasswordWrong);
+        throw new BadRequest(M.currentPasswordWrong, { field: 'currentPassword' });
       }
       const passwordHash = await hashPassword(input.newPassword);
       const sessionVersion = await db.transaction(async (trx) => {

@@ -1,12 +1,14 @@
 import { Router, type RequestHandler } from 'express';
 import { withFormErrors } from '../../web/form-errors.ts';
+import { errorProblems, refusal, zodProblems, zodRefusal, type Refusal } from '../../web/form-problems.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { passwordChangeInput, profileInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { bodyFields, fieldErrors, parse } from '../../web/validate.ts';
-import { shippingInfo } from '../checkout/checkout.schemas.ts';
+import { shippingInfo } from './shipping-info.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { shortfallMessage } from '../cart/cart.rules.ts';
 import { orderId } from '../orders/orders.schemas.ts';
@@ -33,8 +35,8 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
     if (!input.success) {
       return renderDashboard(res.status(400), 'profile', {
         editing: true,
-        values: req.body,
-        flash: { ...M.updateFailed, text: input.error.issues[0]!.message },
+        values: bodyFields(req.body),
+        problems: zodRefusal({ form: 'profile', title: M.updateFailed.title, error: input.error, ids: PROFILE_IDS }),
       });
     }
     await accounts.updateProfile(req.session.userId!, input.data);
@@ -44,9 +46,10 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
 
   router.post('/dashboard/password', async (req, res) => {
     const input = passwordChangeInput.safeParse({ ...bodyFields(req.body), currentPassword: bodyFields(req.body).currentPassword ?? '' });
-    const failed = (status: number, text: string) =>
-      renderDashboard(res.status(status), 'settings', { changingPassword: true, flash: { ...M.passwordChangeFailed, text } });
-    if (!input.success) return failed(400, input.error.issues[0]!.message);
+    const failed = (status: number, problems: Refusal) =>
+      renderDashboard(res.status(status), 'settings', { changingPassword: true, problems });
+    if (!input.success)
+      return failed(400, zodRefusal({ form: 'password', title: M.passwordChangeFailed.title, error: input.error, ids: PASSWORD_IDS }));
     const change = input.data;
     await withFormErrors(
       async () => {
@@ -54,7 +57,11 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
         req.session.flash = { ...M.passwordChanged, variant: 'success' };
         res.redirect(303, '/dashboard?tab=settings');
       },
-      (err) => failed(err.status, err.message),
+      (err) =>
+        failed(
+          err.status,
+          refusal({ form: 'password', title: M.passwordChangeFailed.title, problems: errorProblems(err), ids: PASSWORD_IDS }),
+        ),
     );
   });
 
@@ -64,7 +71,7 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
       return renderDashboard(res.status(400), 'profile', {
         addressValues: bodyFields(req.body),
         addressErrors: fieldErrors(input.error),
-        flash: M.addressFailed,
+        problems: refusal({ form: 'address', title: M.addressFailed.title, problems: zodProblems(input.error), ids: ADDRESS_IDS }),
       });
     }
     await accounts.saveAddress(req.session.userId!, input.data);
@@ -96,21 +103,35 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
       profile: user,
       orders: orderList.map((order) => {
         const status = displayStatus(order.status);
-        return { ...order, displayStatus: status, statusLabel: statusLabel(status), statusTone: statusTone(status) };
+        return {
+          ...order,
+          displayStatus: status,
+          statusLabel: statusLabel(status),
+          statusTone: statusTone(status),
+          story: orderStory({ ...order, status }),
+        };
       }),
       minLength: MIN_PASSWORD_LENGTH,
       values: {},
       addressValues: saved ?? {},
       addressErrors: {},
       ...extra,
-      ...(extra.flash ? { flash: { ...extra.flash, variant: 'error' } } : {}),
     });
   }
 
   return router;
 }
 
-/** Visitors are sent to /login with 'Access Denied' (spec section 2). */
+// Each form's fields and their inputs' ids, in the order the form shows them.
+const PROFILE_IDS = { firstName: 'profile-first', lastName: 'profile-last' };
+const PASSWORD_IDS = {
+  currentPassword: 'current-password',
+  newPassword: 'settings-new-password',
+  confirmPassword: 'settings-confirm-password',
+};
+const ADDRESS_IDS = { address: 'saved-address', city: 'saved-city', zipCode: 'saved-zipCode' };
+
+/** Visitors are sent to /login with 'Access Denied' (docs/architecture.md, "Sign-in, sessions and lockout"). */
 const signedInOnly: RequestHandler = (req, res, next) => {
   if (req.session.userId) return next();
   req.session.flash = { ...M.accessDenied, variant: 'error' };

@@ -1,4 +1,4 @@
-// How sign-in failures, temporary passwords and reset links are bounded (DESIGN.md, "Lockout").
+// How sign-in failures, temporary passwords and reset links are bounded (docs/architecture.md, "Sign-in, sessions and lockout").
 export const LOCKOUT = {
   /** Consecutive failures on one account within the window that secure it. */
   accountFailures: 5,

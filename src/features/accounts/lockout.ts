@@ -3,6 +3,7 @@ import type { Db } from '../../db.ts';
 import { AccountToken } from '../../models/AccountToken.ts';
 import { User } from '../../models/User.ts';
 import { TooManyRequests, Unauthorized } from '../../web/errors.ts';
+import { longDateTime } from '../../lib/dates.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccountLimiters } from './accounts.limits.ts';
 import { AccountSecured } from './account-secured.ts';
@@ -23,10 +24,10 @@ export interface VerifiedUser {
 }
 
 /**
- * Sign-in checks under the lockout rules (DESIGN.md). Every attempt is reserved against the
+ * Sign-in checks under the lockout rules (lockout.rules.ts). Every attempt is reserved against the
  * client's and the account's allowance before the password hash runs, so no burst of parallel
- * guesses gets more than the allowance checked. Parents are secured by the spec's lockout;
- * operators are throttled instead.
+ * guesses gets more than the allowance checked. A parent's account is secured after repeated
+ * failures; operators, who have a second factor, are throttled instead.
  */
 export function createLockout({
   db,
@@ -73,6 +74,9 @@ export function createLockout({
           temporaryPassword: password,
           loginUrl: `${publicUrl}/login`,
           expiresInHours: LOCKOUT.temporaryPasswordLifetimeMs / 3_600_000,
+          failedAttempts: LOCKOUT.accountFailures,
+          securedAt: longDateTime(now),
+          resetUrl: `${publicUrl}/reset-password`,
         },
       });
       return true;

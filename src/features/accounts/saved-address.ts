@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { User } from '../../models/User.ts';
-import type { ShippingInfo } from '../checkout/checkout.schemas.ts';
+import type { ShippingInfo } from './shipping-info.ts';
 
 // A parent's last shipping address, kept on the account: written when an order is paid or
 // the Profile's form is saved, offered at the signed-in checkout. Reads are by the signed-in

@@ -4,6 +4,13 @@ import { destroySession, regenerateSession } from '../../web/auth.ts';
 import type { CartService } from '../cart/cart.service.ts';
 
 /**
+ * Where an operator's sign-in goes on after the password: the second factor, which
+ * admin/access serves. Declared here, where signing in sends operators, because admin builds
+ * on accounts and not the other way round.
+ */
+export const TWO_FACTOR_PATH = '/admin/two-factor';
+
+/**
  * Starts a signed-in session: a new session id, the visitor's cart joins the account's, and a
  * discount code applied at checkout before signing in stays applied.
  */

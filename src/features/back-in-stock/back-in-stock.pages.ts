@@ -20,14 +20,15 @@ export function backInStockPages(backInStock: BackInStock): Router {
       renderAnswer(res, 400, { bookId: id.data, problem: input.error.issues[0]?.message ?? M.badLink, email: bodyFields(req.body).email });
       return;
     }
+    let book: { title: string };
     try {
-      await backInStock.request({ bookId: id.data, email: input.data.email }, clientAddress(req));
+      book = await backInStock.request({ bookId: id.data, email: input.data.email }, clientAddress(req));
     } catch (err) {
       if (!(err instanceof HttpError) || err.status === 404) throw err;
       renderAnswer(res, err.status, { bookId: id.data, problem: err.message });
       return;
     }
-    renderAnswer(res, 200, { bookId: id.data, done: M.requested });
+    renderAnswer(res, 200, { bookId: id.data, done: { title: M.requested.title(book.title), text: M.requested.text } });
   });
 
   router.get('/notify/unsubscribe', async (req, res) => {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN } from '../../lib/email.ts';
-import { ACCOUNT_MESSAGES, MAX_EMAIL_LENGTH } from '../accounts/accounts.messages.ts';
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../../lib/email.ts';
+import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
 import { email } from '../accounts/accounts.schemas.ts';
 
 // Words a parent reads on the book page's "Email me when it's back" form and the pages it leads to.
 export const BACK_IN_STOCK_MESSAGES = {
   requested: {
-    title: "We'll email you when it's back",
+    /** Names the book, so the answer is read right after the page it came from has gone. */
+    title: (book: string) => `We'll email you when ${book} is back`,
     // The same words whether or not the address had already asked: the page tells nobody what an address did.
     text: 'As soon as copies arrive, we will send one email to that address with a link to the book. Each email has a link to cancel.',
   },
@@ -31,7 +32,7 @@ export const BACK_IN_STOCK_LIMITS = {
   clientWindowMs: 60 * 60_000,
 } as const;
 
-/** The sign-up rule for an address (lowercased, at most 254 characters), then the spec's pattern. */
+/** The sign-up rule for an address (lowercased, at most MAX_EMAIL_LENGTH characters), then the sign-up form's pattern. */
 export const notifyRequest = z.object({
   email: email.pipe(z.string().regex(EMAIL_PATTERN, ACCOUNT_MESSAGES.badEmail)),
 });

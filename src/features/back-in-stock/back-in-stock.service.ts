@@ -41,7 +41,7 @@ export function createBackInStock({
      * Keeps the request once (asking again changes nothing and sends nothing) and confirms it
      * by email with the cancel link. Either way the caller shows the same answer.
      */
-    async request({ bookId, email }: WaitingRequest, client: string): Promise<void> {
+    async request({ bookId, email }: WaitingRequest, client: string): Promise<{ title: string }> {
       // Reserved before anything else: each request may mail an address nobody has verified.
       if (!(await byAddress.reserve(email)).allowed || !(await byClient.reserve(client)).allowed) throw new TooManyRequests(M.tooMany);
       const book = await Book.query(db).findById(bookId);
@@ -63,6 +63,7 @@ export function createBackInStock({
           throw err;
         });
       if (added) mailer.kick();
+      return { title: book.title };
     },
 
     /** The book a cancel link is about, for the page that asks to confirm it. */

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../lib/unique-violation.ts';
 import { isMySql, type Db } from '../../db.ts';
 import { CartItem } from '../../models/CartItem.ts';
-import { MAX_COPIES_PER_TITLE } from './cart.rules.ts';
+import { MAX_COPIES_PER_TITLE } from '../catalog/per-title-limit.ts';
 
 // Cart lines change in single statements, never read-then-write: on MariaDB two requests
 // that read the same quantity would each write their own sum and one addition would be lost.

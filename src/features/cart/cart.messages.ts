@@ -1,4 +1,4 @@
-// The cart's toasts, word for word from spec section 8. Shared by the pages and the islands.
+// The cart's toasts, word for word (docs/architecture.md, "Words parents see"). Shared by the pages and the islands.
 export const CART_TOASTS = {
   added: { title: 'Added to cart', text: 'Book has been added to your cart' },
   addedFromBookPage: (title: string) => ({ title: 'Added to Cart!', text: `${title} has been added to your cart.` }),

@@ -1,17 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
+import { localPath } from '../../web/return-path.ts';
 import { bodyFields, parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
-import { PER_TITLE_LIMIT_TEXT, cartTotalCents, checkoutPath, lineLimit } from './cart.rules.ts';
+import { lineLimit, PER_TITLE_LIMIT_TEXT } from '../catalog/per-title-limit.ts';
+import { cartTotalCents, checkoutPath } from './cart.rules.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { addToCart, setQuantity } from './cart.schemas.ts';
 import type { CartService } from './cart.service.ts';
 
 // The cart without JavaScript: plain forms that post and redirect back (303).
 // GET  /cart                         the cart page (the drawer's fallback)
-// POST /cart                         add {bookId, quantity} from a book page
+// POST /cart                         add {bookId, quantity, returnTo?} from a book page or a catalogue card
 // POST /cart/items/:bookId           set a line's quantity
 // POST /cart/items/:bookId/remove    remove a line
 // POST /cart/clear                   empty the cart
@@ -33,7 +35,9 @@ export function cartPages(carts: CartService): Router {
 
   router.post('/cart', async (req, res) => {
     const book = bookId.safeParse(bodyFields(req.body).bookId);
-    await respond(req, res, book.success ? `/books/${book.data}` : '/books', async () => {
+    // A catalogue card's form comes back to the list it was sent from; the book page's to the book.
+    const back = localPath(bodyFields(req.body).returnTo) ?? (book.success ? `/books/${book.data}` : '/books');
+    await respond(req, res, back, async () => {
       const input = parse(addToCart, req.body);
       const change = await carts.addItem(cartOwner(req), input.bookId, input.quantity);
       rememberCart(req, change.cartId);

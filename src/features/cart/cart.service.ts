@@ -7,7 +7,8 @@ import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
 import type { CartItemDto } from './cart.dto.ts';
 import { addToLine, addToLineCapped, addToOwnedLine, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
-import { buyAgainLine, decideQuantity, lineLimit, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
+import { lineLimit } from '../catalog/per-title-limit.ts';
+import { buyAgainLine, decideQuantity, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
 
 /** Whose cart: a signed-in user's, or the visitor cart whose id the session holds. */
 export interface CartOwner {

@@ -2,7 +2,7 @@ import { toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
 import { coverImage, type CoverImage } from './cover.ts';
 
-/** One shape for a book, used by the pages, the islands and the API (spec section 3). */
+/** One shape for a book, used by the pages, the islands and the API (docs/architecture.md, "What the API answers"). */
 export interface BookDto {
   id: number;
   title: string;

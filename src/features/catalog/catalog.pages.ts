@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import { NotFound } from '../../web/errors.ts';
 import { COMING_SOON, type BookDto } from './book.dto.ts';
-import { bookFinderQuery, bookId } from './catalog.schemas.ts';
+import { bookFinderQuery, bookId, type BookFinderQuery } from './catalog.schemas.ts';
 import { AGE_BANDS, type BookSort } from './book-finder.rules.ts';
 import { searchWords } from './book-search.ts';
 import { parse } from '../../web/validate.ts';
@@ -10,7 +10,7 @@ import { renderPage } from '../../web/page-cache.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
-import { quantityChoices } from '../cart/cart.rules.ts';
+import { quantityChoices } from './per-title-limit.ts';
 
 // GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?sort= orders it
 // GET /books/:id   one book
@@ -20,8 +20,14 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
   const router = Router();
 
   router.get('/books', async (req, res) => {
-    const query = parse(bookFinderQuery, req.query);
-    const finder = { query, ageBands: AGE_BANDS, sorts: SORT_CHOICES, unsearchable: query.q !== '' && !searchWords(query.q).length };
+    const { query, notices } = finderQuery(req.query);
+    const finder = {
+      query,
+      notices,
+      ageBands: AGE_BANDS,
+      sorts: SORT_CHOICES,
+      unsearchable: query.q !== '' && !searchWords(query.q).length,
+    };
     const books = await catalog.findBooks(query).catch((err: unknown) => {
       log.error({ err }, 'catalogue failed to load');
       return undefined;
@@ -56,6 +62,29 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
   });
 
   return router;
+}
+
+/**
+ * The catalogue's search, band and sort from the address. A value the finder cannot use (a
+ * hand-edited or old link's sort, a band that does not exist, a search too long) is left out
+ * and said in a notice above the books, rather than leaving the catalogue for an error page.
+ */
+function finderQuery(raw: Record<string, unknown>): { query: BookFinderQuery; notices: string[] } {
+  const parsed = bookFinderQuery.safeParse(raw);
+  if (parsed.success) return { query: parsed.data, notices: [] };
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key)));
+  const shown = (key: string) => `\u201c${String(raw[key]).slice(0, 40)}\u201d`;
+  const notices = parsed.error.issues
+    .filter((issue, i, all) => all.findIndex((other) => other.path[0] === issue.path[0]) === i)
+    .map((issue) =>
+      issue.path[0] === 'sort'
+        ? `We can't sort by ${shown('sort')}, so the books are in our usual order.`
+        : issue.path[0] === 'age'
+          ? `There is no age band ${shown('age')}, so books for every age are shown.`
+          : `${issue.message} All books are shown instead.`,
+    );
+  return { query: parse(bookFinderQuery, kept), notices };
 }
 
 const SORT_CHOICES: ReadonlyArray<readonly [BookSort | '', string]> = [

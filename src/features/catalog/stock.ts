@@ -1,4 +1,4 @@
-// Stock badge thresholds of the spec (section 4): above 10, 1 to 10, 0.
+// Stock badge thresholds: above 10, 1 to 10, 0 (docs/architecture.md, "Books and stock").
 export const PLENTY_THRESHOLD = 10;
 
 export type StockTone = 'in-stock' | 'low' | 'out';

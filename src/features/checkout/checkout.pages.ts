@@ -5,6 +5,7 @@ import { cartOwner } from '../cart/cart.owner.ts';
 import { cartTotalCents } from '../cart/cart.rules.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { FREE_SHIPPING_THRESHOLD_CENTS } from '../pricing/constants.ts';
@@ -59,9 +60,11 @@ export function checkoutPages(deps: {
         )
       : 'no_payment_intent';
     const status = displayStatus(order.status, providerStatus);
+    const story = orderStory({ ...order, status });
     res.render('checkout/confirmation', {
-      title: 'Order Confirmed!',
+      title: story.heading,
       order,
+      story,
       status: { label: statusLabel(status), tone: statusTone(status) },
     });
   });

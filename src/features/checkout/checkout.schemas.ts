@@ -1,22 +1,9 @@
 import { z } from 'zod';
+import { dollarsToCents } from '../../lib/schema-fields.ts';
+import { shippingInfo } from '../accounts/shipping-info.ts';
 import { GIFT_NOTE_MAX, GIFT_NOTE_MESSAGES, GIFT_RECIPIENT_MAX, visibleLength } from './gift-note.ts';
 
 export { GIFT_NOTE_MESSAGES };
-
-const field = (what: string, max: number) =>
-  z.preprocess(
-    (v) => (v === undefined || v === null ? '' : v),
-    z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`),
-  );
-
-/** Address, city and ZIP code (spec section 3, "Shipping info"). */
-export const shippingInfo = z.object({
-  address: field('Address', 255),
-  city: field('City', 100),
-  zipCode: field('ZIP code', 10).pipe(z.string().regex(/^\d{5}$/, 'ZIP code must be 5 digits')),
-});
-
-export type ShippingInfo = z.infer<typeof shippingInfo>;
 
 /** POST /api/calculate-totals and /api/validate-address. A userId sent along is ignored. */
 export const addressRequest = shippingInfo;
@@ -41,9 +28,10 @@ export const giftRecipient = z
   .nullish()
   .transform((name) => name || null);
 
+const DOLLARS_MESSAGE = 'totalAmount must be an amount like 28.58';
 const dollars = z
-  .union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: 'totalAmount must be an amount like 28.58' })
-  .transform((v) => Math.round(Number(v) * 100));
+  .union([z.number(), z.string().regex(/^\d+(\.\d{1,2})?$/)], { message: DOLLARS_MESSAGE })
+  .transform(dollarsToCents(DOLLARS_MESSAGE));
 
 export const intentWithCustomer = z.object({
   stripeCustomerId: z.string().max(255).optional(),
@@ -68,9 +56,3 @@ export const intentAuthenticated = z.object({
 export const completeOrderInput = z.object({
   stripePaymentIntentId: z.string({ message: 'stripePaymentIntentId is required' }).min(1, 'stripePaymentIntentId is required').max(255),
 });
-
-/** A payment intent id as the provider writes it: Stripe's pi_3Mtw..., the sandbox's pi_sbx_.... */
-export const paymentIntentId = z
-  .string()
-  .max(255, 'Payment intent id is too long')
-  .regex(/^pi_[A-Za-z0-9_]*[A-Za-z0-9]$/, 'Payment intent id must look like pi_ followed by letters and digits');

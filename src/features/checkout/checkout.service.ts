@@ -7,8 +7,8 @@ import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../web/error
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
-import type { ShippingInfo } from './checkout.schemas.ts';
-import { MAX_COPIES_PER_TITLE } from '../cart/cart.rules.ts';
+import type { ShippingInfo } from '../accounts/shipping-info.ts';
+import { MAX_COPIES_PER_TITLE } from '../catalog/per-title-limit.ts';
 import { quoteCart } from './quote.ts';
 import { HOLD_MINUTES, releaseExpiredHolds, releaseHoldsOf, SoldOut, takeHolds } from './stock-holds.ts';
 import { lockForSale, prepareAddressLock } from './lock-order.ts';
@@ -35,7 +35,7 @@ export const CHECKOUT_MESSAGES = {
   tooManyOfTitle: (title: string) =>
     `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
   tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
-  tooManyCheckouts: 'Too many checkouts are open from your network. Please finish one, or wait 20 minutes, and try again.',
+  tooManyCheckouts: `Too many checkouts are open from your network. Please finish one, or wait ${HOLD_MINUTES} minutes, and try again.`,
   busy: 'Many parents are paying right now. Please wait a moment and try again.',
   refunded: (title: string) =>
     `We're sorry: "${title}" sold out before your payment completed. Your payment has been refunded in full; it may take 5-10 business days to appear.`,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
 import { toDecimal } from '../../lib/money.ts';
+import { orderStory } from '../orders/order-story.ts';
 import { Checkout } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { OrderItem } from '../../models/OrderItem.ts';
@@ -130,6 +131,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         giftNote: checkout.giftNote,
         giftRecipient: checkout.giftRecipient,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
+        story: orderStory({ id: order.id, status: 'succeeded', estimatedDelivery: order.estimatedDelivery }),
       },
       dedupeKey: `order-confirmation:${order.id}`,
       orderId: order.id,

@@ -3,7 +3,7 @@ import { BadRequest, NotFound } from '../../web/errors.ts';
 import type { CartOwner, CartService } from '../cart/cart.service.ts';
 import { orderTotals, type Totals } from '../pricing/pricing.ts';
 import { lookupZip } from '../pricing/zip.ts';
-import type { ShippingInfo } from './checkout.schemas.ts';
+import type { ShippingInfo } from '../accounts/shipping-info.ts';
 import type { AppliedCode } from '../discounts/discount-uses.ts';
 
 export const EMPTY_CART_MESSAGE = 'Your cart is empty. Add some books before checking out.';

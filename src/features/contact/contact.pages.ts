@@ -1,56 +1,56 @@
 import { requestLogger } from '../../web/request-log.ts';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { clientAddress } from '../../web/auth.ts';
 import { isClientError } from '../../web/errors.ts';
 import { isServiceUnavailable, RETRY_AFTER_SECONDS } from '../../web/unavailable.ts';
 import { CONTACT_MESSAGES, contactMessage } from './contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
-import { bodyFields } from '../../web/validate.ts';
+import { bodyFields, summaryOf } from '../../web/validate.ts';
+import { refusal, zodProblems, type Refusal } from '../../web/form-problems.ts';
 
 // GET  /contact   the form
 // POST /contact   plain-HTML submission: saved, then back to the form with a toast;
-//                 on any failure the form comes back filled in, with the reason as a toast
-export function contactPages(contact: ContactService): Router {
+//                 on any refusal the form comes back filled in, the reason above it and beside
+//                 each field, and (when the shop could not take it) an address to write to
+export function contactPages(contact: ContactService, { contactEmail }: { contactEmail: string }): Router {
   const router = Router();
+  const render = (res: Response, view: { values: Record<string, unknown>; problems?: Refusal; sendFailed?: boolean }) =>
+    res.render('contact/form', { title: 'Contact', contactEmail, sendFailed: false, ...view });
 
   router.get('/contact', (_req, res) => {
-    res.render('contact/form', { title: 'Contact', values: {} });
+    render(res, { values: {} });
   });
 
   router.post('/contact', async (req, res) => {
+    // Everything the parent typed goes back into the form on any refusal: nothing is lost.
+    const values = bodyFields(req.body);
     const parsed = contactMessage.safeParse(req.body);
     if (!parsed.success) {
-      const text = parsed.error.issues[0]?.message;
-      const problem = text === CONTACT_MESSAGES.badEmail.text ? CONTACT_MESSAGES.badEmail : CONTACT_MESSAGES.incomplete;
-      res.status(400).render('contact/form', {
-        title: 'Contact',
-        values: bodyFields(req.body),
-        flash: { ...problem, variant: 'error' },
+      const lead = summaryOf(parsed.error);
+      const heading = lead === CONTACT_MESSAGES.incomplete.text ? CONTACT_MESSAGES.incomplete : CONTACT_MESSAGES.badEmail;
+      const problems = refusal({
+        form: 'contact',
+        title: heading.title,
+        lead: heading === CONTACT_MESSAGES.incomplete ? heading.text : null,
+        problems: zodProblems(parsed.error),
+        ids: CONTACT_FIELD_IDS,
       });
-      return;
+      return render(res.status(400), { values, problems });
     }
+    const failed = (text: string) =>
+      refusal({ form: 'contact', title: CONTACT_MESSAGES.failed.title, problems: [{ message: text }], ids: CONTACT_FIELD_IDS });
     try {
       await contact.saveMessage(parsed.data, { client: clientAddress(req), session: req.sessionID });
     } catch (err) {
       if (isClientError(err)) {
-        res.status(err.status).render('contact/form', {
-          title: 'Contact',
-          values: bodyFields(req.body),
-          flash: { ...CONTACT_MESSAGES.tooMany, text: err.message, variant: 'error' },
-        });
-        return;
+        return render(res.status(err.status), { values, problems: failed(err.message), sendFailed: true });
       }
       // The parent's words are still in the request: give them back with the form rather than
       // the generic error page, so a retry is one tap and nothing typed is lost.
       const status = isServiceUnavailable(err) ? 503 : 500;
       requestLogger(req).error({ err }, 'contact message not saved');
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.status(status).render('contact/form', {
-        title: 'Contact',
-        values: bodyFields(req.body),
-        flash: { ...CONTACT_MESSAGES.failed, variant: 'error' },
-      });
-      return;
+      return render(res.status(status), { values, problems: failed(CONTACT_MESSAGES.failed.text), sendFailed: true });
     }
     req.session.flash = {
       title: 'Message Sent Successfully!',
@@ -62,3 +62,13 @@ export function contactPages(contact: ContactService): Router {
 
   return router;
 }
+
+/** The form's inputs, in the order it shows them. */
+const CONTACT_FIELD_IDS = {
+  firstName: 'contact-first',
+  lastName: 'contact-last',
+  email: 'contact-email',
+  currentMember: 'contact-member-yes',
+  subject: 'contact-subject',
+  description: 'contact-message',
+};

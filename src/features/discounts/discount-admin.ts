@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../lib/unique-violation.ts';
 import { toDecimal } from '../../lib/money.ts';
 import { DiscountCode } from '../../models/DiscountCode.ts';
 import { BadRequest, NotFound } from '../../web/errors.ts';
-import { writeAudit } from '../admin/audit.ts';
+import { writeAudit } from '../../models/AuditEntry.ts';
 import type { DiscountInput } from './discounts.schemas.ts';
 
 // The operator's codes: listed, made and changed in /admin/discounts, each change audited in

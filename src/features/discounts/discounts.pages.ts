@@ -3,24 +3,36 @@ import { formatUsd } from '../../lib/money.ts';
 import { longDate } from '../../lib/dates.ts';
 import { NotFound, type HttpError } from '../../web/errors.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
-import { bodyFields, fieldErrors } from '../../web/validate.ts';
-import { operatorId, operatorPages } from '../admin/operator-access.ts';
+import { errorProblems, refusal, zodProblems, type FieldProblem } from '../../web/form-problems.ts';
+import { bodyFields } from '../../web/validate.ts';
+import { operatorId, operatorPages } from '../admin/access/operator-access.ts';
 import { recordId } from '../../lib/schema-fields.ts';
 import { formValues, KIND_LABELS, type DiscountAdmin } from './discount-admin.ts';
-import { discountForm, type DiscountField } from './discounts.schemas.ts';
+import { CODE_STATUS_LABELS, codeStatus, savedSentence, utcToday } from './discount.rules.ts';
+import { discountForm, type DiscountField, type DiscountInput } from './discounts.schemas.ts';
 
-// GET  /admin/discounts             every code: what it gives, its dates, uses, minimum, on or off
+// GET  /admin/discounts             every code: what it gives, its dates, uses, minimum, and whether it works today
 // GET  /admin/discounts/new         the empty form
 // POST /admin/discounts             make a code
 // GET  /admin/discounts/:id/edit    the form, filled
 // POST /admin/discounts/:id         save it (switching a code off is its Active box)
-// A refused form comes back filled in, each message beside its field (400, as every form here).
+// A refused form comes back filled in, every problem at once, each message beside its field
+// (400, as every form here). A saved code's toast says whether parents can use it today.
 export function discountsPages(discounts: DiscountAdmin): Router {
   const router = Router();
   router.use('/admin', operatorPages);
 
   router.get('/admin/discounts', async (_req, res) => {
-    res.render('admin/discounts', { title: 'Discount codes', codes: await discounts.list(), kindLabels: KIND_LABELS, formatUsd, longDate });
+    const today = utcToday();
+    const codes = (await discounts.list()).map((code) => ({ code, status: codeStatus(code, today) }));
+    res.render('admin/discounts', {
+      title: 'Discount codes',
+      codes,
+      statusLabels: CODE_STATUS_LABELS,
+      kindLabels: KIND_LABELS,
+      formatUsd,
+      longDate,
+    });
   });
 
   router.get('/admin/discounts/new', (_req, res) => {
@@ -30,11 +42,11 @@ export function discountsPages(discounts: DiscountAdmin): Router {
   router.post('/admin/discounts', async (req, res) => {
     const parsed = discountForm.safeParse(req.body ?? {});
     const values = bodyFields(req.body);
-    if (!parsed.success) return renderForm(res.status(400), { values, errors: fieldErrors<DiscountField>(parsed.error) });
+    if (!parsed.success) return renderForm(res.status(400), { values, problems: zodProblems(parsed.error) });
     await withFormErrors(
       async () => {
         await discounts.create(parsed.data, operatorId(req));
-        req.session.flash = { title: 'Code saved', text: `${parsed.data.code} is ready to use.`, variant: 'success' };
+        req.session.flash = { title: 'Code saved', text: saved(parsed.data, 0), variant: 'success' };
         res.redirect(303, '/admin/discounts');
       },
       (err) => refused(res, err, { values }),
@@ -51,11 +63,12 @@ export function discountsPages(discounts: DiscountAdmin): Router {
     const parsed = discountForm.safeParse(req.body ?? {});
     const values = bodyFields(req.body);
     const state = { id: code.id, values, uses: code.uses };
-    if (!parsed.success) return renderForm(res.status(400), { ...state, errors: fieldErrors<DiscountField>(parsed.error) });
+    if (!parsed.success) return renderForm(res.status(400), { ...state, problems: zodProblems(parsed.error) });
     await withFormErrors(
       async () => {
         await discounts.update(code.id, parsed.data, operatorId(req));
-        req.session.flash = { title: 'Code saved', text: `${parsed.data.code} is saved.`, variant: 'success' };
+        // Uses and held uses are the checkout's: the form leaves them as they were.
+        req.session.flash = { title: 'Code saved', text: saved(parsed.data, code.uses, code.held), variant: 'success' };
         res.redirect(303, '/admin/discounts');
       },
       (err) => refused(res, err, state),
@@ -66,29 +79,48 @@ export function discountsPages(discounts: DiscountAdmin): Router {
     id?: number;
     uses?: number;
     values: Record<string, unknown>;
-    errors?: Partial<Record<DiscountField, string>>;
+    problems?: FieldProblem[];
   }
 
-  function renderForm(res: Response, { id, uses, values, errors = {} }: FormState): void {
+  function renderForm(res: Response, { id, uses, values, problems = [] }: FormState): void {
     const code = typeof values.code === 'string' ? values.code : '';
     res.render('admin/discount-form', {
       title: id ? `Edit code ${code}` : 'New discount code',
       id,
       uses,
       values,
-      errors,
+      ...(problems.length
+        ? { problems: refusal({ form: 'discount', title: 'The code was not saved', problems, ids: DISCOUNT_FIELD_IDS }) }
+        : {}),
     });
   }
 
   /** A duplicate code goes beside the code field; a code that is gone is the error page's. */
   function refused(res: Response, err: HttpError, state: FormState): void {
     if (err.status === 404) throw err;
-    const field = (err.details.field as DiscountField | undefined) ?? 'code';
-    renderForm(res.status(err.status), { ...state, errors: { [field]: err.message } });
+    renderForm(res.status(err.status), { ...state, problems: errorProblems(err).map((p) => ({ ...p, field: p.field ?? 'code' })) });
   }
 
   return router;
 }
+
+/** The confirmation, by the same rule as the list and the checkout. */
+function saved(input: DiscountInput, uses: number, held = 0): string {
+  return savedSentence({ ...input, uses, held }, utcToday());
+}
+
+/** The form's inputs (views/admin/_field.eta names them discount-<field>), in the form's order. */
+const DISCOUNT_FIELD_IDS: Record<DiscountField, string> = {
+  code: 'discount-code',
+  kind: 'discount-kind-percentage',
+  percent: 'discount-percent',
+  amount: 'discount-amount',
+  startsOn: 'discount-startsOn',
+  endsOn: 'discount-endsOn',
+  maxUses: 'discount-maxUses',
+  minimumSubtotal: 'discount-minimumSubtotal',
+  active: 'discount-active',
+};
 
 const discountId = recordId('Discount id');
 

@@ -21,7 +21,17 @@ interface MailAddress {
 /** What each template renders. */
 export interface MailData {
   welcome: { firstName: string };
-  'temporary-password': { firstName: string; temporaryPassword: string; loginUrl: string; expiresInHours: number };
+  'temporary-password': {
+    firstName: string;
+    temporaryPassword: string;
+    loginUrl: string;
+    expiresInHours: number;
+    /** How many wrong passwords in a row secured the account, and when the last one came ("November 21, 2026 at 9:05 PM UTC"). */
+    failedAttempts: number;
+    securedAt: string;
+    /** Where the parent resets the password themselves if they want one nobody has seen. */
+    resetUrl: string;
+  };
   'reset-link': { firstName: string; resetUrl: string; expiresInMinutes: number };
   'password-changed': { firstName: string; contactUrl: string };
   'order-confirmation': MailAddress & {
@@ -41,6 +51,8 @@ export interface MailData {
     giftNote?: string | null;
     giftRecipient?: string | null;
     orderUrl: string;
+    /** What happened to the order, told as its page tells it (features/orders/order-story.ts). */
+    story: { heading: string; icon: string; tone: string; sentences: string[] };
   };
   /** A payment refunded before it became an order: the reference is the payment's. */
   'order-refunded': { firstName: string; orderId: number | string; total: Decimal; reason: string };

@@ -234,8 +234,8 @@ function oneClickUnsubscribe(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-// nodemailer costs about 2 MB of memory once loaded: each transport is made with the first
-// message it carries (or the first readiness check), so an idle shop does not carry it.
+// nodemailer costs memory once loaded: each transport is made with the first message it
+// carries (or the first readiness check), so an idle shop does not carry it.
 function lazyTransport(make: (mailer: typeof nodemailer) => nodemailer.Transporter) {
   let transport: nodemailer.Transporter | undefined;
   return {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUrgent } from '../admin/inbox.reply.ts';
+import { isUrgent } from '../../models/ContactMessage.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface NewOrderNotice {

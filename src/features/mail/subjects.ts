@@ -1,9 +1,10 @@
+import { formatUsdDecimal } from '../../lib/money.ts';
 import type { MailData, MailTemplate } from './mail.types.ts';
 
 /** The subject line of each message, built from the same data as its body. */
 export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => string } = {
   welcome: () => 'Welcome to Little Lantern Books',
-  'temporary-password': () => 'Your temporary password',
+  'temporary-password': () => 'We secured your account after failed sign-ins',
   'reset-link': () => 'Reset your Little Lantern Books password',
   'password-changed': () => 'Your password was changed',
   'order-confirmation': (d) => `Your order #${d.orderId} is confirmed`,
@@ -14,7 +15,7 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   'contact-received': () => 'We received your message',
   'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,
   'back-in-stock': (d) => `${d.title} is back in stock`,
-  'shop-new-order': (d) => `New order #${d.orderId}: $${d.total} from ${d.customerName}`,
+  'shop-new-order': (d) => `New order #${d.orderId}: ${formatUsdDecimal(d.total)} from ${d.customerName}`,
   // URGENT leads the line so it stands out in the publisher's mail list.
   'shop-new-message': (d) => `${d.urgent ? 'URGENT: ' : ''}New message from ${d.fromName}: ${d.messageSubject}`,
 };

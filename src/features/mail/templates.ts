@@ -3,6 +3,7 @@ import { Eta } from 'eta';
 import { VIEWS_DIR } from '../../web/views.ts';
 import type { MailData, MailRenderer, MailTemplate } from './mail.types.ts';
 import { subjects } from './subjects.ts';
+import { formatUsd, formatUsdDecimal, toCents } from '../../lib/money.ts';
 
 /** views/mail: `<template>.text.eta` and `<template>.html.eta`, plus their layouts. */
 export const MAIL_VIEWS_DIR = path.join(VIEWS_DIR, 'mail');
@@ -31,7 +32,7 @@ export function createMailRenderer({ baseUrl, cache = true }: MailRendererOption
       // layouts need lives apart under `it.mail`.
       const view: Record<string, unknown> = {
         ...withAbsoluteUrls(data, baseUrl),
-        mail: { subject, homeUrl, contactUrl },
+        mail: { subject, homeUrl, contactUrl, usd: formatUsdDecimal, lineTotal },
       };
       return {
         subject,
@@ -40,6 +41,11 @@ export function createMailRenderer({ baseUrl, cache = true }: MailRendererOption
       };
     },
   };
+}
+
+/** A line's price times its quantity, as a parent reads it. */
+function lineTotal(price: string, quantity: number): string {
+  return formatUsd(toCents(price) * quantity);
 }
 
 /** Every `...Url` value that is a path ("/orders/42") becomes an absolute link against the shop's address. */

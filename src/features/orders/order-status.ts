@@ -1,4 +1,4 @@
-// Order display status (spec section 4): the payment provider's status wins unless it says
+// Order display status (docs/architecture.md, "Order status"): the payment provider's status wins unless it says
 // there is no payment intent or the provider could not be asked, with one exception: what the
 // shop did after the payment (shipped, delivered, canceled) wins over the provider's status,
 // which stays 'succeeded' for ever and would otherwise hide the parcel's progress.

@@ -1,6 +1,6 @@
 import { Conflict } from '../../web/errors.ts';
 
-// The order's own status once paid (spec section 4): succeeded → shipped → delivered, or
+// The order's own status once paid (docs/architecture.md, "Order status"): succeeded → shipped → delivered, or
 // succeeded → canceled. Anything else is refused with a sentence an operator can act on.
 
 export type FulfilmentStatus = 'shipped' | 'delivered' | 'canceled';

@@ -4,7 +4,7 @@ import { trackingUrl } from './carriers.ts';
 import { decimalTotals, type DecimalTotals } from '../pricing/pricing.ts';
 import { displayStatus } from './order-status.ts';
 
-/** An order as the API, the dashboard and the confirmation page show it (spec section 3). */
+/** An order as the API, the dashboard and the confirmation page show it (docs/architecture.md, "What the API answers"). */
 export interface OrderDto {
   id: number;
   status: string;

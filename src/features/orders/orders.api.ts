@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { requireUser } from '../../web/auth.ts';
 import { parse } from '../../web/validate.ts';
-import { paymentIntentId } from '../checkout/checkout.schemas.ts';
+import { paymentIntentId } from '../payments/payment-intent-id.ts';
 import { orderId } from './orders.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { displayStatus } from './order-status.ts';

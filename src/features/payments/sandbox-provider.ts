@@ -21,6 +21,8 @@ export const SANDBOX_TEST_CARDS = [
   { number: '4000 0025 0000 3155', outcome: 'Requires 3D Secure authentication' },
 ] as const;
 
+/** Stripe's minimum charge in USD, refused in Stripe's words. */
+const MINIMUM_CHARGE_CENTS = 50;
 const DECLINED_CARD = '4000000000000002';
 const THREE_D_SECURE_CARD = '4000002500003155';
 
@@ -288,8 +290,7 @@ function checkAmount(amountCents: number): void {
   if (!Number.isInteger(amountCents) || amountCents < 0 || amountCents > 99_999_999) {
     throw new Error(`Invalid payment amount: ${amountCents} cents`);
   }
-  // Stripe's minimum charge in USD.
-  if (amountCents < 50) throw new PaymentError('Amount must be at least $0.50 usd', 400);
+  if (amountCents < MINIMUM_CHARGE_CENTS) throw new PaymentError(`Amount must be at least ${formatUsd(MINIMUM_CHARGE_CENTS)} usd`, 400);
 }
 
 function sameCustomer(row: CustomerRow, email: string, name: string, key: string) {

@@ -1,4 +1,4 @@
-// Business constants of spec section 9, in cents. Page text is generated from these.
+// The shop's prices, in cents (docs/architecture.md, "Prices and shipping"). Page text is generated from these.
 export const FREE_SHIPPING_THRESHOLD_CENTS = 50_00;
 export const REDUCED_SHIPPING_THRESHOLD_CENTS = 25_00;
 export const REDUCED_SHIPPING_CENTS = 4_99;

@@ -8,7 +8,7 @@ import {
 } from './constants.ts';
 import { discountCents, type DiscountOffer } from './discount.ts';
 
-// Prices of an order, in cents (spec section 9). Pure: the server calls them with the
+// Prices of an order, in cents (docs/architecture.md, "Prices and shipping"). Pure: the server calls them with the
 // session's cart and the address's state; nothing here trusts the browser.
 
 /** Free at $50.00 and above, $4.99 from $25.00, $7.99 below. */

@@ -191,3 +191,129 @@ describe('/dashboard', () => {
     await agent.get('/dashboard').expect(303);
   });
 });
+
+/** The refusal summary's heading, lead and linked problems (src/web/form-problems.ts). */
+function summaryOf(html: string) {
+  const block = /<div class="form-problems" id="([\w-]+)-problems"[^>]*>([\s\S]*?)<\/div>/.exec(html);
+  return {
+    form: block?.[1],
+    focused: Boolean(block && /<div class="form-problems"[^>]*autofocus/.test(html)),
+    title: /class="form-problems-title"[^>]*>([^<]+)</.exec(block?.[2] ?? '')?.[1],
+    lead: /<p>([^<]+)<\/p>/.exec(block?.[2] ?? '')?.[1] ?? null,
+    items: [...(block?.[2] ?? '').matchAll(/<li>(?:<a href="#([\w-]+)">)?([^<]+)/g)].map((m) => [m[1] ?? null, m[2]]),
+  };
+}
+
+describe('refused account forms', () => {
+  it('a sign-up missing everything lists each field at once, marks them, and keeps the names and email but no password', async () => {
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', {
+      firstName: '',
+      lastName: 'Mensah',
+      email: '',
+      password: '',
+      confirmPassword: 'typed-anyway',
+    });
+    expect(res.status).toBe(400);
+    expect(summaryOf(res.text)).toEqual({
+      form: 'signup',
+      focused: true,
+      title: 'Signup Failed',
+      lead: 'Please fill in all required fields',
+      items: [
+        ['signup-first', 'Please enter your first name.'],
+        ['signup-email', 'Please enter your email address.'],
+        ['signup-password', 'Please choose a password.'],
+      ],
+    });
+    expect(res.text).toMatch(/id="signup-first"[^>]*aria-invalid="true" aria-describedby="signup-first-error"/);
+    expect(res.text).toMatch(/id="signup-email"[^>]*aria-invalid="true" aria-describedby="signup-email-status signup-email-error"/);
+    expect(res.text).toMatch(/id="signup-password"[^>]*aria-invalid="true" aria-describedby="signup-password-hint signup-password-error"/);
+    expect(res.text).toContain('value="Mensah"');
+    expect(res.text).not.toContain('typed-anyway');
+    expect(res.text).not.toContain('toast-error');
+  });
+
+  it('a sign-up with a bad email and a short password reports both', async () => {
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', {
+      firstName: 'Ama',
+      email: 'ama-at-home',
+      password: '123',
+      confirmPassword: '123',
+    });
+    expect(summaryOf(res.text).items).toEqual([
+      ['signup-email', 'Please enter a valid email address'],
+      ['signup-password', 'Password must be at least 6 characters long'],
+    ]);
+    expect(res.text).toContain('value="ama-at-home"');
+  });
+
+  it('a sign-up with a registered email names the email field', async () => {
+    const { parent } = await signedUp();
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', { ...newParent(), email: parent.email });
+    expect(res.status).toBe(409);
+    expect(summaryOf(res.text).items).toEqual([
+      ['signup-email', 'This email is already registered. Please use a different email or sign in.'],
+    ]);
+  });
+
+  it('a refused sign-in keeps the email, says what happened, and never says which of the two was wrong', async () => {
+    const agent = shop.browser();
+    const empty = await submit(agent, '/login', '/login', { email: 'kofi@example.com', password: '' });
+    expect(summaryOf(empty.text)).toMatchObject({
+      form: 'signin',
+      title: 'Missing Information',
+      lead: 'Please fill in all fields',
+      items: [['signin-password', 'Please enter your password.']],
+    });
+    const wrong = await submit(agent, '/login', '/login', { email: 'kofi@example.com', password: 'nope-nope' });
+    expect(summaryOf(wrong.text)).toMatchObject({
+      form: 'signin',
+      title: 'Login Failed',
+      items: [['signin-password', 'Invalid email or password']],
+    });
+    expect(wrong.text).toContain('value="kofi@example.com"');
+    expect(wrong.text).not.toContain('nope-nope');
+  });
+
+  it('the profile form says what is wrong beside the first name, with no toast', async () => {
+    const { agent } = await signedUp();
+    const res = await submit(agent, '/dashboard?tab=profile&edit=1', '/dashboard/profile', { firstName: ' ', lastName: 'Boateng' });
+    expect(res.status).toBe(400);
+    expect(summaryOf(res.text)).toMatchObject({
+      form: 'profile',
+      title: 'Update Failed',
+      items: [['profile-first', 'First name is required.']],
+    });
+    expect(res.text).toMatch(/id="profile-first"[^>]*aria-invalid="true" aria-describedby="profile-first-error"/);
+    expect(res.text).toContain('value="Boateng"');
+    expect(res.text).not.toContain('toast-error');
+  });
+
+  it('the password form reports a wrong current password beside it, and every other problem at once', async () => {
+    const { agent } = await signedUp();
+    const all = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', {
+      currentPassword: '',
+      newPassword: '123',
+      confirmPassword: '124',
+    });
+    expect(summaryOf(all.text)).toMatchObject({
+      form: 'password',
+      title: 'Password Change Failed',
+      items: [
+        ['current-password', 'Please enter your current password.'],
+        ['settings-new-password', 'Password must be at least 6 characters long'],
+        ['settings-confirm-password', 'New passwords do not match.'],
+      ],
+    });
+    expect(all.text).toMatch(/<details class="password-change" open>/);
+    const wrong = await submit(agent, '/dashboard?tab=settings', '/dashboard/password', {
+      currentPassword: 'not-my-password',
+      newPassword: 'abcdefg',
+      confirmPassword: 'abcdefg',
+    });
+    expect(wrong.status).toBe(400);
+    expect(summaryOf(wrong.text).items).toEqual([['current-password', 'Your current password is not correct.']]);
+    expect(wrong.text).toMatch(/id="current-password"[^>]*aria-invalid="true"/);
+    expect(wrong.text).not.toContain('not-my-password');
+  });
+});

@@ -50,7 +50,7 @@ async function registered(): Promise<Parent> {
 }
 
 async function temporaryPasswordMails(email: string): Promise<number> {
-  const rows = await shop.db('outbox').where({ toAddress: email, subject: 'Your temporary password' });
+  const rows = await shop.db('outbox').where({ toAddress: email, subject: 'We secured your account after failed sign-ins' });
   return rows.length;
 }
 

@@ -3,7 +3,7 @@ import type supertest from 'supertest';
 import { buildTestShop, formToken, type TestShop } from '../../helpers/app.ts';
 import { setStock } from '../../helpers/checkout.ts';
 import { placePaidOrder } from '../../helpers/orders.ts';
-import { MAX_COPIES_PER_TITLE } from '../../../src/features/cart/cart.rules.ts';
+import { MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
 
 let shop: TestShop;
 beforeAll(async () => {

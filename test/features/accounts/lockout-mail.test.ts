@@ -52,7 +52,7 @@ describe('a second lockout within 30 minutes', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(100 + i)));
     expect(answers.filter((a) => a.status >= 500)).toHaveLength(0);
 
-    const mails = await shop.db('outbox').where({ toAddress: parent.email, subject: 'Your temporary password' });
+    const mails = await shop.db('outbox').where({ toAddress: parent.email, subject: 'We secured your account after failed sign-ins' });
     expect(mails).toHaveLength(1);
     // The first temporary password is still the live one.
     expect(await shop.db('accountTokens').where({ purpose: 'temporary-password' })).toEqual(first);
@@ -76,7 +76,29 @@ describe("the recipient's cap on temporary passwords", () => {
     await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 200));
     await Promise.all(Array.from({ length: 5 }, (_, i) => guess(100 + i)));
 
-    expect(await shop.db('outbox').where({ toAddress: parent.email, subject: 'Your temporary password' })).toHaveLength(1);
+    expect(
+      await shop.db('outbox').where({ toAddress: parent.email, subject: 'We secured your account after failed sign-ins' }),
+    ).toHaveLength(1);
     expect(await temporaryPasswords()).toEqual(first);
+  });
+});
+
+describe('the lockout email', () => {
+  it('says that sign-ins failed, how often and when, and what to do if it was not the parent', async () => {
+    const { parent, guess } = await parentGuessedAtFromManyAddresses();
+    const before = Date.now();
+    await Promise.all(Array.from({ length: 5 }, (_, i) => guess(i)));
+    const [mail] = await shop.db('outbox').where({ toAddress: parent.email, subject: 'We secured your account after failed sign-ins' });
+    expect(mail).toBeDefined();
+    for (const body of [mail.textBody as string, mail.htmlBody as string]) {
+      expect(body).toMatch(/a wrong password (<strong>)?5 times in a row/);
+      // When: the day and minute of the lockout, in UTC, as the parent reads dates.
+      const day = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(before);
+      expect(body).toContain(day);
+      expect(body).toMatch(/at \d{1,2}:\d\d [AP]M UTC/);
+      expect(body).toContain('Was it not you?');
+      expect(body).toContain('/reset-password');
+      expect(body).not.toContain('did not ask for a new password');
+    }
   });
 });

@@ -64,7 +64,7 @@ describe('lockout after failed sign-ins', () => {
     expect(fifth.body).toEqual({ message: 'REDIRECT_TO_FAILED_LOGIN', redirectUrl: '/failedlogin' });
 
     await flushMail(shop);
-    const mails = mailTo(parent.email).filter((m) => m.raw.includes('Subject: Your temporary password'));
+    const mails = mailTo(parent.email).filter((m) => m.raw.includes('Subject: We secured your account after failed sign-ins'));
     expect(mails).toHaveLength(1);
     const temporary = temporaryPasswordIn(mails[0]!.raw);
 
@@ -101,7 +101,7 @@ describe('lockout after failed sign-ins', () => {
       for (let i = 0; i < 5; i++) await browserFrom().signIn(parent.email, 'wrong');
     }
     await flushMail(shop);
-    expect(mailTo(parent.email).filter((m) => m.raw.includes('Subject: Your temporary password'))).toHaveLength(1);
+    expect(mailTo(parent.email).filter((m) => m.raw.includes('Subject: We secured your account after failed sign-ins'))).toHaveLength(1);
   });
 
   it('answers an unknown email exactly like a known one, and mails nothing', async () => {

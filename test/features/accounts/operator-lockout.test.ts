@@ -28,7 +28,7 @@ async function accountOf(operator: Operator) {
 
 async function temporaryPasswordsTo(email: string) {
   await flushMail(shop);
-  return shop.db('outbox').where({ toAddress: email, subject: 'Your temporary password' });
+  return shop.db('outbox').where({ toAddress: email, subject: 'We secured your account after failed sign-ins' });
 }
 
 describe("strangers guessing an operator's password", () => {

@@ -156,7 +156,8 @@ describe('a request', () => {
       expect(res.status).toBe(200);
       answers.push(textOf(res.text));
     }
-    expect(answers[0]).toContain(BACK_IN_STOCK_MESSAGES.requested.title);
+    expect(answers[0]).toContain(BACK_IN_STOCK_MESSAGES.requested.title('Asked Three Times'));
+    expect(answers[0]).toContain("We'll email you when Asked Three Times is back");
     expect(new Set(answers).size).toBe(1);
     expect(await waiting(id)).toEqual([email]);
     // One confirmation, carrying the link that cancels it.

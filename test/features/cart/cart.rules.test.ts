@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COPIES_PER_TITLE, decideQuantity, lineLimit, mergedQuantity, refusalMessage } from '../../../src/features/cart/cart.rules.ts';
+import { lineLimit, MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
+import { decideQuantity, mergedQuantity, refusalMessage } from '../../../src/features/cart/cart.rules.ts';
 
 describe('cart quantity rules', () => {
   it('allows at most 50 copies of one title, and never more than the stock', () => {

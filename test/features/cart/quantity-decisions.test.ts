@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COPIES_PER_TITLE, decideQuantity, mergedQuantity } from '../../../src/features/cart/cart.rules.ts';
+import { MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
+import { decideQuantity, mergedQuantity } from '../../../src/features/cart/cart.rules.ts';
 
-// The edges of the two quantity rules (README "Carts"): a line holds at most the copies in
+// The edges of the two quantity rules (docs/architecture.md, "Carts"): a line holds at most the copies in
 // stock and at most 50 of one title; below one copy the line goes.
 describe('decideQuantity at its edges', () => {
   it('removes the line for zero or a negative quantity, even when the book is sold out', () => {

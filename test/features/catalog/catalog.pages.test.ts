@@ -130,8 +130,11 @@ describe('GET /books/:id', () => {
   it("disables '#coming-soon' buy buttons with their tooltips and links real ones", async () => {
     await setStock(4, 5, { amazonUrl: '#coming-soon', amazonKindleUrl: '#coming-soon' });
     let res = await shop.browser().get('/books/4').expect(200);
-    expect(res.text).toContain('aria-disabled="true" data-tooltip="hardcover coming soon"');
-    expect(res.text).toContain('aria-disabled="true" data-tooltip="Kindle ebook coming soon"');
+    expect(res.text).toContain('aria-disabled="true" data-tooltip="hardcover coming soon" aria-describedby="soon-buy-hardcover"');
+    expect(res.text).toContain('aria-disabled="true" data-tooltip="Kindle ebook coming soon" aria-describedby="soon-buy-kindle-ebook"');
+    // The reason is text a screen reader reads with the button, and a phone shows without hovering.
+    expect(res.text).toContain('<small id="soon-buy-hardcover" class="soon-note">Hardcover coming soon</small>');
+    expect(res.text).toContain('<small id="soon-buy-kindle-ebook" class="soon-note">Kindle ebook coming soon</small>');
 
     await setStock(4, 5, { amazonUrl: 'https://www.amazon.com/dp/1234567890', amazonKindleUrl: null });
     res = await shop.browser().get('/books/4').expect(200);
@@ -153,5 +156,42 @@ describe('GET /books/:id', () => {
     const res = await shop.browser().get(`/books/${id}`).expect(404);
     expect(res.text).toContain('Book Not Found');
     expect(res.text).toContain('Back to Books');
+  });
+});
+
+describe('a catalogue card without JavaScript', () => {
+  it('has an Add to Cart form that adds one copy and comes back to the catalogue', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/books').expect(200);
+    const card = /<article class="book-card">([\s\S]*?)<\/article>/.exec(page.text)?.[1] ?? '';
+    const id = /name="bookId" value="(\d+)"/.exec(card)?.[1];
+    expect(id).toBeDefined();
+    expect(card).toMatch(/<form method="post" action="\/cart" class="book-card-buy"/);
+    expect(card).toContain('name="returnTo" value="/books"');
+    expect(card).toMatch(/<button type="submit" class="add-button" aria-label="Add to Cart: [^"]+">Add to Cart<\/button>/);
+    // The price is written as a parent reads money.
+    expect(card).toMatch(/<p class="book-card-price">\$\d{1,3}(,\d{3})*\.\d\d<\/p>/);
+    const res = await agent
+      .post('/cart')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ _csrf: '', bookId: id, quantity: '1', returnTo: '/books' })
+      .expect(303);
+    expect(res.headers.location).toBe('/books');
+    const after = await agent.get('/cart').expect(200);
+    expect(after.text).toContain(`href="/books/${id}"`);
+  });
+
+  it('never sends the parent off the shop', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/books').expect(200);
+    const id = /name="bookId" value="(\d+)"/.exec(page.text)?.[1];
+    const res = await agent
+      .post('/cart')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ _csrf: '', bookId: id, quantity: '1', returnTo: '//evil.example/' })
+      .expect(303);
+    expect(res.headers.location).toBe(`/books/${id}`);
   });
 });

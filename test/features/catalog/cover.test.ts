@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { widthsFor } from '../../../src/features/admin/cover-images.ts';
+import { widthsFor } from '../../../src/features/admin/books/cover-images.ts';
 import { coverImage } from '../../../src/features/catalog/cover.ts';
 
 const none = { coverName: null, coverWidth: null, coverHeight: null, coverWidths: null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimatedDelivery } from '../../../src/features/checkout/order-completion.ts';
 
-// Orders ship within 1-2 business days (spec, section 9) and arrive a few days later: the
+// Orders ship within 1-2 business days (docs/architecture.md, "Checkout and orders") and arrive a few days later: the
 // estimate is five business days after the order, counted in UTC, weekends skipped.
 describe('estimatedDelivery', () => {
   it.each([

@@ -14,7 +14,7 @@ import {
   type SaleParent,
 } from '../../helpers/sale-day-parent.ts';
 import { CHECKOUT_MESSAGES, MAX_OPEN_CHECKOUTS_PER_ADDRESS } from '../../../src/features/checkout/checkout.service.ts';
-import { MAX_COPIES_PER_TITLE } from '../../../src/features/cart/cart.rules.ts';
+import { MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
 import { DISCOUNT_MESSAGES } from '../../../src/features/discounts/discount.rules.ts';
 
 // Sale day: parents pay for the same books at the same moment, as real parallel requests to a

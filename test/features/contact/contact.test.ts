@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestShop, csrfTokenFor, formToken, type TestShop } from '../../helpers/app.ts';
+import { buildTestShop, csrfTokenFor, formToken, TEST_LIMITS, type TestShop } from '../../helpers/app.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -119,5 +119,79 @@ describe('POST /api/contact', () => {
       .send({ ...valid, ...change })
       .expect(400);
     expect(res.body).toEqual({ message });
+  });
+});
+
+describe('a refused contact message', () => {
+  it('lists every problem at once above the form, marks each field, and keeps what was typed', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    const res = await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...valid, firstName: '', subject: ' ', email: 'maya-at-example', _csrf: formToken(page.text) })
+      .expect(400);
+    const summary = /<div class="form-problems"[^>]*>[\s\S]*?<\/div>/.exec(res.text)?.[0] ?? '';
+    expect(summary).toContain('role="alert"');
+    expect(summary).toContain('autofocus');
+    expect(summary).toContain('Please Complete All Fields');
+    expect(summary).toContain('All fields are required to submit your contact request.');
+    expect([...summary.matchAll(/<a href="#([\w-]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
+      ['contact-first', 'Please enter your first name.'],
+      ['contact-email', 'Please enter a valid email address.'],
+      ['contact-subject', 'Please enter a subject.'],
+    ]);
+    expect(res.text).toMatch(/id="contact-first"[^>]* aria-invalid="true" aria-describedby="contact-first-error"/);
+    expect(res.text).toMatch(/id="contact-subject"[^>]* aria-invalid="true" aria-describedby="subject-hint contact-subject-error"/);
+    expect(res.text).toContain('<small id="contact-email-error" class="field-error">Please enter a valid email address.</small>');
+    expect(res.text).not.toMatch(/id="contact-last"[^>]*aria-invalid/);
+    expect(res.text).toContain('value="maya-at-example"');
+    expect(res.text).toContain(`>${valid.description}</textarea>`);
+    // Toasts only confirm success.
+    expect(res.text).not.toContain('toast-error');
+  });
+});
+
+describe('a contact message over the network limit', () => {
+  let limited: TestShop;
+  beforeAll(async () => {
+    limited = await buildTestShop({
+      limits: { ...TEST_LIMITS, 'contact-session': { points: 1, windowMs: 60_000 } },
+      env: { SHOP_CONTACT_EMAIL: 'letters@lantern.example' },
+    });
+  });
+  afterAll(() => limited.close());
+
+  it("keeps the message, says 'Failed to Send Message' and gives the shop's address to write to", async () => {
+    const agent = limited.browser();
+    const page = await agent.get('/contact');
+    expect(page.text).toContain('href="mailto:letters@lantern.example"');
+    await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...valid, _csrf: formToken(page.text) })
+      .expect(303);
+    const again = await agent.get('/contact');
+    const second = { ...valid, subject: 'One more thing', description: 'A second, long message I would hate to type again.' };
+    const res = await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...second, _csrf: formToken(again.text) })
+      .expect(429);
+    const summary = /<div class="form-problems"[^>]*>[\s\S]*?<\/div>/.exec(res.text)?.[0] ?? '';
+    expect(summary).toContain('Failed to Send Message');
+    expect(summary).toContain('Too many messages from your network.');
+    expect(res.text).not.toContain('Please Try Again Later');
+    expect(res.text).toContain(`>${second.description}</textarea>`);
+    expect(res.text).toContain(`value="${second.subject}"`);
+    expect(res.text).toMatch(
+      /contact-fallback[^>]*>[^<]*write to us at <a href="mailto:letters@lantern.example">letters@lantern.example<\/a>/,
+    );
+    expect(res.text).not.toContain('toast-error');
+  });
+
+  it('falls back to the address in MAIL_FROM when no contact address is configured', async () => {
+    const page = await shop.browser().get('/contact');
+    expect(page.text).toContain('href="mailto:hello@littlelanternbooks.example"');
   });
 });

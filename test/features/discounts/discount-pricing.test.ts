@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { discountCents } from '../../../src/features/pricing/discount.ts';
 import { orderTotals } from '../../../src/features/pricing/pricing.ts';
 
-// Each kind of code at the spec's shipping tiers ($7.99 under $25, $4.99 from $25, free from
+// Each kind of code at the shipping tiers ($7.99 under $25, $4.99 from $25, free from
 // $50): the tiers and the tax follow the subtotal after the discount.
 describe('a discount at the pricing boundaries', () => {
   it('a 10% code that brings $52.00 under $50 makes shipping $4.99 again', () => {

@@ -54,8 +54,10 @@ describe('the operator makes and changes discount codes', () => {
     const audit = await shop.db('auditLog').where({ action: 'discount.created' }).first();
     expect(audit.actorId).toBe(operatorId);
     const list = await agent.get('/admin/discounts').expect(200);
-    for (const shown of ['SPRING-10', 'Percentage: 10%', 'March 1, 2026', 'March 31, 2026', '0 / 100', '$20.00', 'On'])
+    for (const shown of ['SPRING-10', 'Percentage: 10%', 'March 1, 2026', 'March 31, 2026', '0 / 100', '$20.00'])
       expect(list.text).toContain(shown);
+    // Its last day is past: listed as what it is today, not as switched on.
+    expect(list.text).toContain('data-code-status="expired">Expired</span>');
   });
 
   it.each([

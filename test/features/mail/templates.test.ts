@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mailTemplates, type MailData, type MailTemplate } from '../../../src/features/mail/mail.types.ts';
 import { createMailRenderer } from '../../../src/features/mail/templates.ts';
+import { orderStory } from '../../../src/features/orders/order-story.ts';
 
 const renderer = createMailRenderer({ baseUrl: 'https://shop.example.com', cache: false });
 
@@ -12,9 +13,29 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
     shows: ['Maya', 'https://shop.example.com/'],
   },
   'temporary-password': {
-    data: { firstName: 'Sam', temporaryPassword: 'tq7-Lm2-Xp9', loginUrl: 'https://shop.example.com/login', expiresInHours: 24 },
-    subject: 'Your temporary password',
-    shows: ['Sam', 'tq7-Lm2-Xp9', 'https://shop.example.com/login', '24 hours'],
+    data: {
+      firstName: 'Sam',
+      temporaryPassword: 'tq7-Lm2-Xp9',
+      loginUrl: 'https://shop.example.com/login',
+      expiresInHours: 24,
+      failedAttempts: 5,
+      securedAt: 'November 21, 2026 at 9:05 PM UTC',
+      resetUrl: 'https://shop.example.com/reset-password',
+    },
+    subject: 'We secured your account after failed sign-ins',
+    // It says why (failed sign-ins), when, and what to do if it was not the parent; it never
+    // suggests the parent asked for a new password.
+    shows: [
+      'Sam',
+      'tq7-Lm2-Xp9',
+      'https://shop.example.com/login',
+      '24 hours',
+      '5 times in a row',
+      'November 21, 2026 at 9:05 PM UTC',
+      'Was it not you?',
+      'https://shop.example.com/reset-password',
+      'choose a new password you do not use on any other site',
+    ],
   },
   'reset-link': {
     data: { firstName: 'Lee', resetUrl: 'https://shop.example.com/reset-password/s3cr3t', expiresInMinutes: 30 },
@@ -45,14 +66,18 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       city: 'Portland',
       zipCode: '97201',
       orderUrl: '/orders/42',
+      story: orderStory({ id: 42, status: 'succeeded' }),
     },
     subject: 'Your order #42 is confirmed',
     shows: [
       'Ruth',
       '#42',
+      'Order Confirmed!',
+      'Thank you! Your books will ship within 1-2 business days.',
       'The Lantern in the Wood',
       'Owl Goes to Sea',
       '$12.99',
+      '$25.98',
       '$9.50',
       '$35.48',
       'Discount (WINTER-10)',
@@ -131,6 +156,7 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       'ruth@example.com',
       'Owl Goes to Sea',
       '$9.50',
+      '$19.00',
       '$23.99',
       '12 Maple Lane',
       'Portland, OR 97201',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayStatus } from '../../../src/features/orders/order-status.ts';
 
-// Spec section 4: the provider's status wins unless it is no_payment_intent or stripe_error;
+// docs/architecture.md, "Order status": the provider's status wins unless it is no_payment_intent or stripe_error;
 // shipped, delivered and canceled (what the shop did after payment) win over it; anything
 // outside the known statuses reads as pending.
 describe('displayStatus at its edges', () => {

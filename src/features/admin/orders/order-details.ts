@@ -1,0 +1,129 @@
+import type { Db } from '../../../db.ts';
+import { toDate } from '../../../lib/dates.ts';
+import { formatUsd, toDecimal, type Cents } from '../../../lib/money.ts';
+import { AuditEntry } from '../../../models/AuditEntry.ts';
+import { Order } from '../../../models/Order.ts';
+import { Refund } from '../../../models/Refund.ts';
+import { User } from '../../../models/User.ts';
+import { NotFound } from '../../../web/errors.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
+import { toOrderDto } from '../../orders/order.dto.ts';
+import { displayStatus, statusLabel, statusTone } from '../../orders/order-status.ts';
+import { orderTimeline } from './order-timeline.ts';
+
+// What the operator's order page shows, read in one place. The provider is asked for the
+// payment's status with a short timeout: a slow or failing provider must not hold the page.
+
+export const PROVIDER_TIMEOUT_MS = 3_000;
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+export const dateTime = (d: Date) => `${dateTimeFormat.format(d)} UTC`;
+
+/**
+ * The payment as the provider holds it, in words. A refund does not change a payment's status
+ * at the provider (Stripe's stays 'succeeded'), so money given back is told from the order's
+ * refunded total: a canceled order's payment reads as refunded, never as a success.
+ */
+export function providerStatusText(paymentStatus: string, { totalCents, refundedCents }: { totalCents: Cents; refundedCents: Cents }): string {
+  if (paymentStatus === 'stripe_error') return 'unavailable';
+  if (paymentStatus === 'succeeded' && refundedCents > 0) {
+    return refundedCents >= totalCents ? 'Refunded in full' : `Partly refunded (${formatUsd(refundedCents)} of ${formatUsd(totalCents)})`;
+  }
+  return statusLabel(paymentStatus);
+}
+
+export function createOrderDetails({ db, payments }: { db: Db; payments: PaymentProvider }) {
+  async function providerStatus(paymentIntentId: string | null): Promise<string> {
+    if (!paymentIntentId) return 'no_payment_intent';
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), PROVIDER_TIMEOUT_MS);
+    });
+    try {
+      return (await Promise.race([payments.retrievePaymentIntent(paymentIntentId), timeout])).status;
+    } catch {
+      return 'stripe_error';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async load(orderId: number) {
+      const order = await Order.query(db).findById(orderId).withGraphFetched('items.book');
+      if (!order) throw new NotFound('Order not found');
+      const [customer, refunds, emails, audit, paymentStatus] = await Promise.all([
+        User.query(db).findById(order.userId),
+        Refund.query(db).where({ orderId }).orderBy('id'),
+        db('outbox').where({ orderId }).select('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
+        AuditEntry.query(db)
+          .leftJoin('users', 'users.id', 'auditLog.actorId')
+          .where('auditLog.orderId', orderId)
+          .select(
+            'auditLog.id',
+            'auditLog.action',
+            'auditLog.afterJson',
+            'auditLog.createdAt',
+            'users.firstName',
+            'users.lastName',
+            'users.email',
+          )
+          .castTo<Array<AuditEntry & { firstName: string | null; lastName: string | null; email: string | null }>>(),
+        providerStatus(order.stripePaymentIntentId),
+      ]);
+      const customerName = customer ? `${customer.firstName} ${customer.lastName}`.trim() : 'Deleted account';
+      const reserved = refunds.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0);
+      const leftCents = order.totalAmount - order.refundedAmount - reserved;
+      const status = displayStatus(order.status, paymentStatus);
+      const pendingCancel = refunds.find((r) => r.status === 'pending' && r.requestKey.startsWith('cancel:'));
+      return {
+        order: toOrderDto(order),
+        orderStatus: order.status,
+        status: { label: statusLabel(status), tone: statusTone(status) },
+        customer: { name: customerName, email: customer?.email ?? '' },
+        payment: {
+          providerId: order.stripePaymentIntentId,
+          providerStatus: providerStatusText(paymentStatus, { totalCents: order.totalAmount, refundedCents: order.refundedAmount }),
+          amount: formatUsd(order.totalAmount),
+          refunded: formatUsd(order.refundedAmount),
+          pending: reserved > 0 ? formatUsd(reserved) : null,
+        },
+        // A cancel left in progress is finished, not repeated: its amount is what it gives back.
+        cancelAmount: formatUsd(pendingCancel ? pendingCancel.amount : Math.max(leftCents, 0)),
+        left: { cents: leftCents, usd: formatUsd(Math.max(leftCents, 0)), decimal: toDecimal(Math.max(leftCents, 0)) },
+        refunds: refunds.map((r) => ({ id: r.id, amount: formatUsd(r.amount), reason: r.reason, status: r.status, error: r.error })),
+        timeline: orderTimeline(
+          {
+            order,
+            customerName,
+            // The outbox has no model: its instants are converted here, as a model would.
+            emails: emails.map(
+              (e: {
+                id: number;
+                subject: string;
+                toAddress: string;
+                createdAt: Date | string | number;
+                sentAt: Date | string | number | null;
+              }) => ({
+                ...e,
+                createdAt: toDate(e.createdAt),
+                sentAt: e.sentAt === null ? null : toDate(e.sentAt),
+              }),
+            ),
+            audit: audit.map((a) => ({
+              id: a.id,
+              action: a.action,
+              afterJson: a.afterJson,
+              createdAt: a.createdAt,
+              actorName: a.firstName ? `${a.firstName} ${a.lastName ?? ''}`.trim() : (a.email ?? 'An operator'),
+            })),
+          },
+          dateTime,
+        ).map((event) => ({ ...event, when: dateTime(event.at), iso: event.at.toISOString() })),
+      };
+    },
+  };
+}
+
+export type OrderDetails = ReturnType<typeof createOrderDetails>;
+export type OrderView = Awaited<ReturnType<OrderDetails['load']>>;

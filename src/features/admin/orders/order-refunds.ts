@@ -1,0 +1,284 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../../db.ts';
+import { toDecimal, type Cents } from '../../../lib/money.ts';
+import { Order } from '../../../models/Order.ts';
+import { OrderItem } from '../../../models/OrderItem.ts';
+import { Refund } from '../../../models/Refund.ts';
+import { BadRequest, Conflict, isClientError, NotFound } from '../../../web/errors.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { PaymentError, type PaymentProvider } from '../../payments/provider.ts';
+import { assertRefundable, assertTransition } from '../../orders/order-transitions.ts';
+import { writeAudit } from '../../../models/AuditEntry.ts';
+import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
+import { bumpCatalogueVersion } from '../../catalog/catalogue-version.ts';
+
+// Cancel-and-refund and partial refunds. Money moves in three steps:
+//   1. under the order's lock, a refunds row is reserved ('pending') for the amount, so the
+//      reserved and refunded amounts together never exceed what was paid;
+//   2. outside the lock, the provider is asked, with idempotency key refund-<row id>;
+//   3. under the lock again, whoever moves the row from pending to succeeded (a conditional
+//      update) applies the rest: refunded total, status, stock, audit entry, email.
+// The form's request key (refunds.request_key, unique) makes a double click, a second tab or
+// a retried request find the row of the first instead of refunding again. A pending row left
+// by a crash between steps 2 and 3 is resumed by the next attempt with the same provider key.
+
+/** A refund still pending after this long was left behind (a stopped process, the provider out of reach). */
+export const STALE_REFUND_MS = 10 * 60_000;
+
+/** Request keys carry what they were for, so a cancel can find its own pending refund. */
+const CANCEL = 'cancel:';
+const PARTIAL = 'refund:';
+
+export interface PartialRefund {
+  amountCents: Cents;
+  reason: string;
+}
+
+export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments: PaymentProvider; mailer: Mailer }) {
+  /** Total minus what has been refunded or is being refunded. */
+  async function leftToRefund(trx: Knex.Transaction, order: Order): Promise<Cents> {
+    const pending = await Refund.query(trx).where({ orderId: order.id, status: 'pending' });
+    const reserved = pending.reduce((sum, r) => sum + r.amount, 0);
+    return order.totalAmount - order.refundedAmount - reserved;
+  }
+
+  /** A row already made for this form submission: done, refused before, or to resume. */
+  function replay(existing: Refund): Refund | 'done' {
+    if (existing.status === 'succeeded') return 'done';
+    if (existing.status === 'failed') throw new PaymentError(refusedMessage(existing.error), 409);
+    return existing;
+  }
+
+  async function askProvider(order: Order, refund: Refund, actorId: number): Promise<void> {
+    // Nothing left to give back (partial refunds covered it all): a cancel just cancels.
+    if (!order.stripePaymentIntentId || refund.amount === 0) return;
+    try {
+      await payments.refund({
+        paymentIntentId: order.stripePaymentIntentId,
+        idempotencyKey: `refund-${refund.id}`,
+        amountCents: refund.amount,
+      });
+    } catch (err) {
+      // Refused (a 4xx from the provider): the row fails and nothing else changes. Out of
+      // reach (503) or unknown: the row stays pending, to be resumed with the same key.
+      if (!isClientError(err)) throw err;
+      await db.transaction(async (trx) => {
+        await lockOrder(trx, order.id);
+        const moved = await Refund.query(trx)
+          .findById(refund.id)
+          .where({ status: 'pending' })
+          .patch({ status: 'failed', error: err.message.slice(0, 500), settledAt: new Date() });
+        if (moved === 1) {
+          await writeAudit(trx, {
+            actorId,
+            action: 'refund_failed',
+            orderId: order.id,
+            before: { refundId: refund.id, amount: toDecimal(refund.amount) },
+            after: { error: err.message },
+          });
+        }
+      });
+      throw new PaymentError(refusedMessage(err.message), err.status);
+    }
+  }
+
+  /** Step 3: true for the one caller that moved the refund from pending to succeeded. */
+  async function settle(trx: Knex.Transaction, refund: Refund): Promise<boolean> {
+    const moved = await Refund.query(trx)
+      .findById(refund.id)
+      .where({ status: 'pending' })
+      .patch({ status: 'succeeded', settledAt: new Date() });
+    return moved === 1;
+  }
+
+  /** Step 3 of a cancel: money back, status canceled, stock returned, customer told. Once. */
+  async function finishCancel(orderId: number, refund: Refund, actorId: number): Promise<void> {
+    await db.transaction(async (trx) => {
+      const current = await lockOrder(trx, orderId);
+      if (!(await settle(trx, refund))) return;
+      const refunded = current.refundedAmount + refund.amount;
+      const canceledAt = new Date();
+      await Order.query(trx)
+        .findById(orderId)
+        .where({ status: 'succeeded' })
+        .patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
+      const items = await OrderItem.query(trx).where({ orderId });
+      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
+      if (items.length > 0) await bumpCatalogueVersion(trx);
+      await writeAudit(trx, {
+        actorId,
+        action: 'canceled',
+        orderId,
+        before: fulfilmentSnapshot(current),
+        after: {
+          ...fulfilmentSnapshot(current),
+          status: 'canceled',
+          refundedAmount: toDecimal(refunded),
+          refund: { amount: toDecimal(refund.amount), reason: refund.reason },
+          restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })),
+        },
+      });
+      const customer = await customerOf(trx, current);
+      await mailer.enqueue(trx, {
+        to: customer.email,
+        template: 'order-canceled',
+        data: { firstName: customer.firstName, orderId, refunded: toDecimal(refund.amount) },
+        dedupeKey: `order-canceled:${orderId}`,
+        orderId,
+      });
+    });
+    mailer.kick();
+  }
+
+  /** Step 3 of a partial refund: the refunded total grows, the customer is told. Once. */
+  async function finishPartial(orderId: number, refund: Refund, actorId: number): Promise<void> {
+    await db.transaction(async (trx) => {
+      const current = await lockOrder(trx, orderId);
+      if (!(await settle(trx, refund))) return;
+      const amount = refund.amount;
+      const refunded = current.refundedAmount + amount;
+      await Order.query(trx).findById(orderId).patch({ refundedAmount: refunded });
+      await writeAudit(trx, {
+        actorId,
+        action: 'refunded',
+        orderId,
+        before: fulfilmentSnapshot(current),
+        after: {
+          ...fulfilmentSnapshot(current),
+          refundedAmount: toDecimal(refunded),
+          refund: { amount: toDecimal(amount), reason: refund.reason },
+        },
+      });
+      const customer = await customerOf(trx, current);
+      await mailer.enqueue(trx, {
+        to: customer.email,
+        template: 'order-partial-refund',
+        data: {
+          firstName: customer.firstName,
+          orderId,
+          amount: toDecimal(amount),
+          reason: refund.reason,
+          refundedTotal: toDecimal(refunded),
+        },
+        dedupeKey: `order-partial-refund:${refund.id}`,
+        orderId,
+      });
+    });
+    mailer.kick();
+  }
+
+  /**
+   * Asks the provider again about a refund left pending (the shop stopped, or the provider
+   * was out of reach, after the row was reserved), with the same idempotency key, and
+   * finishes it: the money is never sent twice.
+   */
+  async function resume(orderId: number, refundId: number, actorId: number): Promise<void> {
+    const found = await db.transaction(async (trx) => {
+      const order = await lockOrder(trx, orderId);
+      const refund = await Refund.query(trx).findOne({ id: refundId, orderId });
+      if (!refund) throw new NotFound('Refund not found');
+      return { order, refund: replay(refund) };
+    });
+    if (found.refund === 'done') return;
+    const { order, refund } = found;
+    await askProvider(order, refund, actorId);
+    if (refund.requestKey.startsWith(CANCEL)) await finishCancel(orderId, refund, actorId);
+    else await finishPartial(orderId, refund, actorId);
+  }
+
+  return {
+    async cancel(orderId: number, actorId: number, requestKey: string): Promise<void> {
+      const key = CANCEL + requestKey;
+      const reserved = await db.transaction(async (trx) => {
+        const order = await lockOrder(trx, orderId);
+        const existing = await Refund.query(trx).findOne({ requestKey: key });
+        if (existing) return { order, refund: replay(existing) };
+        // A cancel whose provider call did not finish (a crash, a second tab): resume it.
+        const unfinished = await Refund.query(trx).where({ orderId, status: 'pending' }).where('requestKey', 'like', `${CANCEL}%`).first();
+        if (unfinished) return { order, refund: unfinished };
+        assertTransition(order.status, 'canceled');
+        if (await Refund.query(trx).findOne({ orderId, status: 'pending' })) {
+          throw new Conflict('A refund on this order is still in progress. Please try again in a minute.');
+        }
+        const amount = await leftToRefund(trx, order);
+        const refund = await Refund.query(trx).insertAndFetch({
+          orderId,
+          amount,
+          reason: 'Order canceled',
+          status: 'pending',
+          requestKey: key,
+          actorId,
+          createdAt: new Date(),
+        });
+        return { order, refund };
+      });
+      if (reserved.refund === 'done') return;
+      const { order, refund } = reserved;
+      await askProvider(order, refund, actorId);
+
+      await finishCancel(orderId, refund, actorId);
+    },
+
+    async refund(orderId: number, { amountCents, reason }: PartialRefund, actorId: number, requestKey: string): Promise<void> {
+      if (!Number.isInteger(amountCents) || amountCents <= 0) throw new BadRequest('Please enter an amount greater than $0.00.', { field: 'amount' });
+      const key = PARTIAL + requestKey;
+      const reserved = await db.transaction(async (trx) => {
+        const order = await lockOrder(trx, orderId);
+        const existing = await Refund.query(trx).findOne({ requestKey: key });
+        if (existing) return { order, refund: replay(existing) };
+        assertRefundable(order.status);
+        const left = await leftToRefund(trx, order);
+        if (amountCents > left) {
+          throw new Conflict(
+            left > 0
+              ? `You can refund at most $${toDecimal(left)} on this order.`
+              : 'Everything paid for this order has been refunded (or is being refunded) already.',
+            { field: 'amount' },
+          );
+        }
+        const refund = await Refund.query(trx).insertAndFetch({
+          orderId,
+          amount: amountCents,
+          reason,
+          status: 'pending',
+          requestKey: key,
+          actorId,
+          createdAt: new Date(),
+        });
+        return { order, refund };
+      });
+      if (reserved.refund === 'done') return;
+      const { order, refund } = reserved;
+      await askProvider(order, refund, actorId);
+
+      await finishPartial(orderId, refund, actorId);
+    },
+
+    /** For the scheduled sweep: finishes refunds left pending, in the name of the operator who asked. */
+    async resumeStale(now = new Date()): Promise<number> {
+      const stale = await Refund.query(db)
+        .where({ status: 'pending' })
+        .where('createdAt', '<=', new Date(now.getTime() - STALE_REFUND_MS))
+        .orderBy('id')
+        .limit(20);
+      let finished = 0;
+      for (const refund of stale) {
+        try {
+          await resume(refund.orderId, refund.id, refund.actorId!);
+          finished++;
+        } catch {
+          // Refused (now recorded as failed) or still out of reach: the order page shows it.
+        }
+      }
+      return finished;
+    },
+
+    resume,
+  };
+}
+
+function refusedMessage(reason: string | null): string {
+  return `The payment provider refused the refund: ${reason ?? 'no reason given'}`;
+}
+
+export type OrderRefunds = ReturnType<typeof createOrderRefunds>;

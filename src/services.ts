@@ -1,0 +1,97 @@
+import type { Config } from './config.ts';
+import type { Db } from './db.ts';
+import type { Logger } from './log.ts';
+import type { Deferred } from './lib/deferred.ts';
+import { createLimits, type LimitsOptions } from './web/throttle.ts';
+import type { RedisClient } from './web/session.ts';
+import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { usePasswordCost } from './features/accounts/passwords.ts';
+import { createTwoFactor } from './features/admin/access/two-factor.ts';
+import { createBookAdmin } from './features/admin/books/books.service.ts';
+import { createCovers } from './features/admin/books/covers.service.ts';
+import { createInbox } from './features/admin/inbox/inbox.service.ts';
+import { createExports } from './features/admin/numbers/exports.service.ts';
+import { createNumbers } from './features/admin/numbers/numbers.service.ts';
+import { createFulfilment } from './features/admin/orders/fulfilment.ts';
+import { createOrderDetails } from './features/admin/orders/order-details.ts';
+import { createOrderRefunds } from './features/admin/orders/order-refunds.ts';
+import { createOrdersList } from './features/admin/orders/orders-list.service.ts';
+import { createPacking } from './features/admin/orders/packing.service.ts';
+import { createSystemStatus } from './features/admin/status/system-status.ts';
+import { createBackInStock } from './features/back-in-stock/back-in-stock.service.ts';
+import { createCartService } from './features/cart/cart.service.ts';
+import { createCatalogService } from './features/catalog/catalog.service.ts';
+import type { CatalogueWatch } from './features/catalog/catalogue-watch.ts';
+import { createCheckoutService } from './features/checkout/checkout.service.ts';
+import { createContactService } from './features/contact/contact.service.ts';
+import { createDiscountAdmin } from './features/discounts/discount-admin.ts';
+import type { Mailer } from './features/mail/mailer.ts';
+import { createShopNotifications } from './features/mail/shop-notifications.ts';
+import { createOrdersService } from './features/orders/orders.service.ts';
+import type { PaymentProvider } from './features/payments/provider.ts';
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  mailer: Mailer;
+  payments: PaymentProvider;
+  /** Already listening: whoever connects starts it (serve.ts, the test shop), so building stays free of I/O. */
+  catalogue: CatalogueWatch;
+  /** Shared rate limits live here when Redis is configured, otherwise in the database. */
+  redis?: RedisClient | undefined;
+  throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
+  /** Work done after answering (reset links); tests wait for it. */
+  later: Deferred;
+}
+
+/**
+ * Every service of the shop, each built once. The routes (app.ts) and the background sweep
+ * (serve.ts) are handed the same objects, so a refund the sweep resumes and one an operator
+ * starts go through one OrderRefunds.
+ */
+export function createServices({ config, db, log, mailer, payments, catalogue, redis, throttles, later }: ServiceDeps) {
+  usePasswordCost(config.PASSWORD_HASH_COST);
+  const limits = createLimits({ ...throttles, db, redis });
+  const carts = createCartService(db);
+  const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
+  return {
+    payments,
+    catalogue,
+    catalog: createCatalogService(db, catalogue),
+    carts,
+    accounts: createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl }),
+    orders: createOrdersService(db),
+    checkout: createCheckoutService({
+      db,
+      carts,
+      payments,
+      mailer,
+      log,
+      publicUrl: config.publicUrl,
+      notifyEmail: config.SHOP_NOTIFY_EMAIL,
+    }),
+    contact: createContactService({
+      db,
+      mailer,
+      limits,
+      notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
+    }),
+    backInStock,
+    twoFactor: createTwoFactor({ db, limits }),
+    systemStatus: createSystemStatus({ db, payments, mailer, config }),
+    inbox: createInbox(db),
+    ordersList: createOrdersList(db),
+    packing: createPacking(db),
+    orderDetails: createOrderDetails({ db, payments }),
+    fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
+    refunds: createOrderRefunds({ db, payments, mailer }),
+    numbers: createNumbers(db),
+    exports: createExports(db),
+    bookAdmin: createBookAdmin(db, backInStock),
+    covers: createCovers({ db, uploadsDir: config.uploadsDir }),
+    discountAdmin: createDiscountAdmin(db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { providerStatusText } from '../../../../src/features/admin/orders/order-details.ts';
+import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
+import { textOf } from '../../../helpers/admin-fixtures.ts';
+import { operatorBrowser } from '../../../helpers/operator.ts';
+import { orderForm, placePaidOrder, postForm } from '../../../helpers/orders.ts';
+
+// The provider keeps a refunded payment's status as 'succeeded'; the order page must not.
+describe('the provider status in words', () => {
+  const paid = { totalCents: 4646, refundedCents: 0 };
+  it('reads as refunded once money went back, in full or in part', () => {
+    expect(providerStatusText('succeeded', paid)).toBe('Succeeded');
+    expect(providerStatusText('succeeded', { totalCents: 4646, refundedCents: 4646 })).toBe('Refunded in full');
+    expect(providerStatusText('succeeded', { totalCents: 4646, refundedCents: 250 })).toBe('Partly refunded ($2.50 of $46.46)');
+  });
+
+  it('keeps the provider\u2019s other statuses, and says when it could not be asked', () => {
+    expect(providerStatusText('requires_payment_method', paid)).toBe('Requires payment method');
+    expect(providerStatusText('canceled', paid)).toBe('Canceled');
+    expect(providerStatusText('stripe_error', paid)).toBe('unavailable');
+  });
+});
+
+describe('on the order page', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await buildTestShop();
+  });
+  afterAll(async () => {
+    await shop.close();
+  });
+
+  const providerStatus = (html: string) => /Provider status<\/dt><dd>([^<]*)<\/dd>/.exec(html)?.[1];
+
+  it('a canceled order\u2019s payment reads as refunded in full; a partly refunded one says how much', async () => {
+    const { orderId } = await placePaidOrder(shop);
+    const { agent } = await operatorBrowser(shop);
+    let form = await orderForm(agent, orderId);
+    expect(providerStatus(form.html)).toBe('Succeeded');
+
+    await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '2.50', reason: 'Bent cover' });
+    form = await orderForm(agent, orderId);
+    expect(providerStatus(form.html)).toMatch(/^Partly refunded \(\$2\.50 of \$\d+\.\d{2}\)$/);
+
+    await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
+    const page = (await agent.get(`/admin/orders/${orderId}`).expect(200)).text;
+    expect(providerStatus(page)).toBe('Refunded in full');
+    expect(textOf(page)).not.toContain('Succeeded');
+  });
+});
