@@ -54,8 +54,18 @@ export function EmailCheck({ inputId }: { inputId: string }) {
 
   useEffect(() => {
     const input = document.getElementById(inputId);
-    if (state === 'invalid' || state === 'taken') input?.setAttribute('aria-invalid', 'true');
-    else input?.removeAttribute('aria-invalid');
+    if (!input) return;
+    // Only its own mark is taken back: a refusal the server or the form drew stays until the
+    // form is sent again (src/web/form-problems.ts).
+    if (state === 'invalid' || state === 'taken') {
+      if (input.getAttribute('aria-invalid') !== 'true') {
+        input.setAttribute('aria-invalid', 'true');
+        input.dataset.emailCheckMarked = '';
+      }
+    } else if (input.dataset.emailCheckMarked !== undefined) {
+      input.removeAttribute('aria-invalid');
+      delete input.dataset.emailCheckMarked;
+    }
   }, [inputId, state]);
 
   return <span className={`email-check email-check-${state}`}>{TEXT[state]}</span>;

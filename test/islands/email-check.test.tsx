@@ -66,3 +66,20 @@ describe('live email check', () => {
     expect(container.textContent).toBe('');
   });
 });
+
+describe('the email check beside a refused field', () => {
+  it("leaves the server's mark on a refused email alone, and takes back only its own", async () => {
+    document.body.innerHTML = '<input id="email" type="email" value="ada-at-home" aria-invalid="true" aria-describedby="email-error">';
+    render(<EmailCheck inputId="email" />);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(EMAIL_CHECK_DEBOUNCE_MS + 10);
+    });
+    expect(document.getElementById('email')?.getAttribute('aria-invalid')).toBe('true');
+    type('ada@example.com');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(EMAIL_CHECK_DEBOUNCE_MS + 10);
+    });
+    // The server's refusal stands until the form is sent again.
+    expect(document.getElementById('email')?.getAttribute('aria-invalid')).toBe('true');
+  });
+});

@@ -75,7 +75,7 @@ export function orderStory(order: StoryFacts): OrderStory {
           refunded
             ? `Order #${order.id} was canceled and ${refunded} was refunded to your card.`
             : `Order #${order.id} was canceled and nothing was charged.`,
-          'Depending on your bank, a refund can take 5 to 10 business days to appear on your statement. Questions? Please contact us.',
+          'Depending on your bank, a refund can take 5 to 10 business days to appear on your statement.',
         ],
       };
     case 'processing':

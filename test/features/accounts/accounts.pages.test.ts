@@ -317,3 +317,23 @@ describe('refused account forms', () => {
     expect(wrong.text).not.toContain('not-my-password');
   });
 });
+
+describe('the saved-address form refused', () => {
+  it('lists every problem above it, beside each field, keeping what was typed', async () => {
+    const { agent } = await signedUp();
+    const res = await submit(agent, '/dashboard?tab=profile', '/dashboard/address', { address: '', city: 'Portland', zipCode: '972' });
+    expect(res.status).toBe(400);
+    expect(summaryOf(res.text)).toMatchObject({
+      form: 'address',
+      title: 'Address Not Saved',
+      items: [
+        ['saved-address', 'Address is required'],
+        ['saved-zipCode', 'ZIP code must be 5 digits'],
+      ],
+    });
+    expect(res.text).toMatch(/id="saved-address"[^>]*aria-invalid="true" aria-describedby="saved-address-error"/);
+    expect(res.text).toContain('value="Portland"');
+    expect(res.text).toContain('value="972"');
+    expect(res.text).not.toContain('toast-error');
+  });
+});

@@ -37,5 +37,6 @@ function backToForm(req: Request, res: Response, name: ExportName): void {
     const value = req.query[key];
     if (typeof value === 'string') query.set(key, value.slice(0, 40));
   }
-  res.redirect(303, `/admin?${query.toString()}#export-${name}`);
+  // No fragment: a page opened at one skips autofocus, and the notice takes the focus (and the screen) itself.
+  res.redirect(303, `/admin?${query.toString()}`);
 }

@@ -199,7 +199,7 @@ describe('the CSV exports', () => {
       for (const name of ['orders', 'sales-tax']) {
         const res = await agent.get(`/admin/exports/${name}.csv?${query}`);
         expect(res.status, `${name}.csv?${query}`).toBe(303);
-        expect(res.headers.location).toMatch(new RegExp(`^/admin\\?export=${name}&.*#export-${name}$`));
+        expect(res.headers.location).toMatch(new RegExp(`^/admin\\?export=${name}&[^#]*$`));
         const page = await agent.get(res.headers.location!);
         expect(page.status).toBe(200);
         const form = /<form class="export-form" id="export-([a-z-]+)"[\s\S]*?<\/form>/g;
