@@ -27,6 +27,14 @@ interface OpenIntent extends IntentHandle {
   key: string;
 }
 
+/** The guest's account fields, read-only while and once their account is made. */
+function lockAccountFields(form: HTMLFormElement | null, locked: boolean): void {
+  for (const field of ['firstName', 'lastName', 'email', 'password', 'confirmPassword'] as const) {
+    const input = form?.querySelector<HTMLInputElement>(`#${CHECKOUT_FIELD_IDS[field]}`);
+    if (input) input.readOnly = locked;
+  }
+}
+
 /** The reason a step failed, from the server where it gave one a parent can read. */
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the checkout flow
@@ -93,6 +101,10 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
     setBusy(true);
     try {
       if (variant === 'guest' && !paymentCustomer.current) {
+        // The account is made with these details: from now on they are not edited (a retry pays
+        // with the same account), and the live email check asks nothing more of a session that
+        // is about to be replaced.
+        lockAccountFields(form, true);
         const created = await api<{ stripeCustomerId: string; csrfToken: string }>('POST', '/api/create-user-and-customer', {
           ...details,
           shippingInfo,
@@ -100,6 +112,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           const text = messageOf(err, 'Failed to create account. Please try again.');
           // A refusal about one of the parent's fields (an address already registered) goes beside it.
           const field = err instanceof ApiError && err.field && err.field in CHECKOUT_FIELD_IDS ? err.field : undefined;
+          lockAccountFields(form, false);
           if (field && form)
             showProblems(form, { title: 'Account Creation Failed', problems: [{ field, message: text }] }, CHECKOUT_FIELD_IDS);
           else fail('Account Creation Failed', text);

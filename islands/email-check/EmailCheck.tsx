@@ -40,6 +40,8 @@ export function EmailCheck({ inputId }: { inputId: string }) {
     setState('checking');
     let cancelled = false;
     const timer = setTimeout(() => {
+      // A read-only address is settled (the checkout has made its account): nothing to ask.
+      if ((document.getElementById(inputId) as HTMLInputElement | null)?.readOnly) return setState('empty');
       if (!EMAIL_PATTERN.test(value)) return setState('invalid');
       api<{ exists: boolean }>('POST', '/api/check-email', { email: value }).then(
         ({ exists }) => !cancelled && setState(exists ? 'taken' : 'available'),
@@ -50,7 +52,7 @@ export function EmailCheck({ inputId }: { inputId: string }) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [email]);
+  }, [email, inputId]);
 
   useEffect(() => {
     const input = document.getElementById(inputId);

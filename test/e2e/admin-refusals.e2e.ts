@@ -205,7 +205,11 @@ test.describe("the operator's refusals", () => {
             'The end date must not be before the start date.',
             'The maximum number of uses must be a whole number, like 100, or empty for no limit.',
           ]);
-          await expectBeside(page, 'discount-maxUses', 'The maximum number of uses must be a whole number, like 100, or empty for no limit.');
+          await expectBeside(
+            page,
+            'discount-maxUses',
+            'The maximum number of uses must be a whole number, like 100, or empty for no limit.',
+          );
           await check(page, `discount-form-${size}`);
 
           // Put right in one go: a code whose last day has passed.
@@ -214,7 +218,10 @@ test.describe("the operator's refusals", () => {
           await page.getByLabel('First day').fill('2026-03-01');
           await page.getByLabel('Last day').fill('2026-03-31');
           await page.getByLabel('Maximum uses').fill('');
-          await submitAndFollow(page, page.getByRole('button', { name: 'Save code' }), { post: '/admin/discounts', landing: '/admin/discounts' });
+          await submitAndFollow(page, page.getByRole('button', { name: 'Save code' }), {
+            post: '/admin/discounts',
+            landing: '/admin/discounts',
+          });
           const toast = await page.locator('[data-toasts] [data-toast]').innerText();
           expect(toast).toContain(`${code} is saved but has expired: its last day was March 31, 2026.`);
           expect(toast).not.toContain('ready to use');
@@ -281,6 +288,46 @@ test.describe("the operator's refusals", () => {
         expect((await page.goto(`${shop.baseUrl}/admin/orders?status=lost`))?.status()).toBe(200);
         await expect(page.locator('.query-notice').innerText()).resolves.toBe('Choose a status from the list. Showing all orders instead.');
         await check(page, `orders-notice-${size}`);
+      });
+    });
+  }
+});
+
+test.describe("the books list's own forms", () => {
+  for (const [size, viewport] of SIZES) {
+    test(`a refused stock or threshold comes back to the list, told at its field (${size})`, async () => {
+      await withPage(browser, viewport, async (page) => {
+        await signIn(page);
+        await page.goto(`${shop.baseUrl}/admin/books`);
+        const field = page.locator('.stock-form input[name="stock"]').first();
+        const inputId = (await field.getAttribute('id'))!;
+        const shelf = await field.inputValue();
+        await field.fill('-3');
+        await submitAndFollow(page, page.locator('.stock-form').first().getByRole('button'), {
+          post: `/admin/books/${inputId.replace('stock-', '')}/stock`,
+          landing: '/admin/books',
+        });
+        const summary = await expectSummary(page, inputId, 'Stock not changed', ['Stock cannot be negative.']);
+        await expectBeside(page, inputId, 'Stock cannot be negative.');
+        await expect(page.locator(`#${inputId}`).inputValue()).resolves.toBe('-3');
+        await check(page, `stock-${size}`);
+        await summary.getByRole('link').click();
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe(inputId);
+        // Told once: the list again shows the shelf as it is.
+        await page.reload();
+        await expect(page.locator(`#${inputId}`).inputValue()).resolves.toBe(shelf);
+        expect(await page.locator('.form-problems').count()).toBe(0);
+
+        await page.goto(`${shop.baseUrl}/admin/books?stock=low`);
+        await page.getByLabel('Low-stock threshold (copies)').fill('lots');
+        await submitAndFollow(page, page.getByRole('button', { name: 'Save threshold' }), {
+          post: '/admin/settings',
+          landing: '/admin/books',
+        });
+        const message = 'The threshold must be a whole number of copies, like 3.';
+        await expectSummary(page, 'threshold', 'The threshold was not changed', [message]);
+        await expectBeside(page, 'low-threshold', message);
+        await check(page, `threshold-${size}`);
       });
     });
   }

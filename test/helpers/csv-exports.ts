@@ -3,7 +3,9 @@ import { ORDER_HEADINGS, TAX_HEADINGS } from '../../src/features/admin/numbers/e
 
 // The exports' rows keyed by column (order_total, tax_collected...), whatever words their header
 // row uses: tests read values by what they are, and the headings are checked where they matter.
-const KEY_OF = new Map<string, string>([...Object.entries(ORDER_HEADINGS), ...Object.entries(TAX_HEADINGS)].map(([key, heading]) => [heading, key]));
+const KEY_OF = new Map<string, string>(
+  [...Object.entries(ORDER_HEADINGS), ...Object.entries(TAX_HEADINGS)].map(([key, heading]) => [heading, key]),
+);
 
 export function csvRows(text: string): Record<string, string>[] {
   return parseCsv(text, { columns: (header: string[]) => header.map((h) => KEY_OF.get(h) ?? h), bom: true });
@@ -11,5 +13,6 @@ export function csvRows(text: string): Record<string, string>[] {
 
 /** The header row as the spreadsheet shows it. */
 export function csvHeadings(text: string): string[] {
-  return (parseCsv(text, { bom: true, to_line: 1 }) as string[][])[0] ?? [];
+  const [header = []]: string[][] = parseCsv(text, { bom: true, to_line: 1 });
+  return header;
 }

@@ -34,7 +34,9 @@ export function fieldProblem(html: string, inputId: string): { invalid: boolean;
   if (!tag) throw new Error(`no input with id ${inputId}`);
   const described = /aria-describedby="([^"]*)"/.exec(tag)?.[1]?.split(' ') ?? [];
   const errorId = `${inputId}-error`;
-  const message = described.includes(errorId) ? (new RegExp(`<small id="${errorId}" class="field-error">([\\s\\S]*?)</small>`).exec(html)?.[1] ?? null) : null;
+  const message = described.includes(errorId)
+    ? (new RegExp(`<small id="${errorId}" class="field-error">([\\s\\S]*?)</small>`).exec(html)?.[1] ?? null)
+    : null;
   return { invalid: /aria-invalid="true"/.test(tag), message: message === null ? null : textOf(message).trim(), tag };
 }
 
@@ -47,7 +49,7 @@ export function valueOf(html: string, inputId: string): string | null {
 
 /** The toasts on the page: each one's variant and title. */
 export function toastsOf(html: string): Array<{ variant: string; title: string; text: string }> {
-  return [...html.matchAll(/<li class="toast toast-(\w+)"[\s\S]*?class="toast-title">([\s\S]*?)<\/p>\s*<p class="toast-text">([\s\S]*?)<\/p>/g)].map(
-    (m) => ({ variant: m[1]!, title: textOf(m[2]!).trim(), text: textOf(m[3]!).trim() }),
-  );
+  return [
+    ...html.matchAll(/<li class="toast toast-(\w+)"[\s\S]*?class="toast-title">([\s\S]*?)<\/p>\s*<p class="toast-text">([\s\S]*?)<\/p>/g),
+  ].map((m) => ({ variant: m[1]!, title: textOf(m[2]!).trim(), text: textOf(m[3]!).trim() }));
 }

@@ -82,7 +82,8 @@ function crossFieldIssues(raw: Record<string, unknown>): Array<{ path: [keyof Fi
     issues.push({ path: ['amount'], message: 'Please enter the amount the code takes off, like 5.00.' });
   }
   const [startsOn, endsOn] = [one('startsOn'), one('endsOn')];
-  if (startsOn && endsOn && endsOn < startsOn) issues.push({ path: ['endsOn'], message: 'The end date must not be before the start date.' });
+  if (startsOn && endsOn && endsOn < startsOn)
+    issues.push({ path: ['endsOn'], message: 'The end date must not be before the start date.' });
   return issues;
 }
 

@@ -42,7 +42,8 @@ describe("a code's state today", () => {
     const today = ['2026-11-30', '2026-12-10', '2026-12-25'];
     const variants = [code(), code({ active: false }), code({ uses: 5 }), code({ startsOn: null, endsOn: null })];
     for (const day of today)
-      for (const c of variants) expect(refusal(c, 100_00, day) === undefined, `${JSON.stringify(c)} on ${day}`).toBe(codeStatus(c, day) === 'on');
+      for (const c of variants)
+        expect(refusal(c, 100_00, day) === undefined, `${JSON.stringify(c)} on ${day}`).toBe(codeStatus(c, day) === 'on');
   });
 });
 

@@ -28,7 +28,9 @@ export function twoFactorPages(twoFactor: TwoFactor, accounts: AccountsService):
     const user = res.locals.user as SessionUser;
     const input = codeInput.safeParse(req.body);
     const fail = (status: number, problems: FieldProblem[]) =>
-      res.status(status).render('admin/two-factor', { title: 'Two-step sign-in', problems: codeRefusal('two-factor', 'Sign-in not finished', problems) });
+      res
+        .status(status)
+        .render('admin/two-factor', { title: 'Two-step sign-in', problems: codeRefusal('two-factor', 'Sign-in not finished', problems) });
     if (!input.success) return fail(400, zodProblems(input.error));
     const code = input.data.code;
     await withFormErrors(

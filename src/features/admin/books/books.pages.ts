@@ -99,7 +99,8 @@ export function booksPages(books: BookAdmin, db: Db): Router {
         ids: { stock: `stock-${id}` },
         values: typedValues(req.body, ['stock']),
       });
-      res.redirect(303, `${back}#stock-${id}`);
+      // No fragment: a page opened at one skips autofocus, and the summary is to take the focus.
+      res.redirect(303, back);
     };
     if (!parsed.success) return refused(zodProblems(parsed.error));
     await withFormErrors(
@@ -141,7 +142,13 @@ export function booksPages(books: BookAdmin, db: Db): Router {
     const shown: Refusal | undefined = problems.length
       ? refusal({ form: 'book', title: book ? 'The book was not saved' : 'The book was not added', problems, ids: BOOK_FIELD_IDS })
       : undefined;
-    res.render('admin/book-form', { title, book, values: displayValues(values), ...(shown ? { problems: shown } : {}), statusLabels: STATUS_LABELS });
+    res.render('admin/book-form', {
+      title,
+      book,
+      values: displayValues(values),
+      ...(shown ? { problems: shown } : {}),
+      statusLabels: STATUS_LABELS,
+    });
   }
 
   /** A refusal the database made (a duplicate ISBN) goes beside its field; a book that is gone is the error page's. */
@@ -155,9 +162,20 @@ export function booksPages(books: BookAdmin, db: Db): Router {
 
 /** The book form's inputs (views/admin/_field.eta names them book-<field>), in the form's order. */
 const BOOK_FIELD_IDS = Object.fromEntries(
-  ['title', 'author', 'description', 'price', 'stock', 'isbn', 'ageRange', 'publishedOn', 'pages', 'publisher', 'amazonUrl', 'amazonKindleUrl'].map(
-    (field) => [field, `book-${field}`],
-  ),
+  [
+    'title',
+    'author',
+    'description',
+    'price',
+    'stock',
+    'isbn',
+    'ageRange',
+    'publishedOn',
+    'pages',
+    'publisher',
+    'amazonUrl',
+    'amazonKindleUrl',
+  ].map((field) => [field, `book-${field}`]),
 );
 
 /** Typed values (cents, numbers) shown back in the form as the operator would type them. */

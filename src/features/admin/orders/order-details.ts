@@ -24,7 +24,10 @@ export const dateTime = (d: Date) => `${dateTimeFormat.format(d)} UTC`;
  * at the provider (Stripe's stays 'succeeded'), so money given back is told from the order's
  * refunded total: a canceled order's payment reads as refunded, never as a success.
  */
-export function providerStatusText(paymentStatus: string, { totalCents, refundedCents }: { totalCents: Cents; refundedCents: Cents }): string {
+export function providerStatusText(
+  paymentStatus: string,
+  { totalCents, refundedCents }: { totalCents: Cents; refundedCents: Cents },
+): string {
   if (paymentStatus === 'stripe_error') return 'unavailable';
   if (paymentStatus === 'succeeded' && refundedCents > 0) {
     return refundedCents >= totalCents ? 'Refunded in full' : `Partly refunded (${formatUsd(refundedCents)} of ${formatUsd(totalCents)})`;

@@ -220,7 +220,8 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
     },
 
     async refund(orderId: number, { amountCents, reason }: PartialRefund, actorId: number, requestKey: string): Promise<void> {
-      if (!Number.isInteger(amountCents) || amountCents <= 0) throw new BadRequest('Please enter an amount greater than $0.00.', { field: 'amount' });
+      if (!Number.isInteger(amountCents) || amountCents <= 0)
+        throw new BadRequest('Please enter an amount greater than $0.00.', { field: 'amount' });
       const key = PARTIAL + requestKey;
       const reserved = await db.transaction(async (trx) => {
         const order = await lockOrder(trx, orderId);

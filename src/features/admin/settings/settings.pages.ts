@@ -34,7 +34,8 @@ export function settingsPages(db: Db): Router {
           ids: { threshold: 'low-threshold' },
           values: typedValues(req.body, ['threshold']),
         });
-        return res.redirect(303, `${back}#threshold-form`);
+        // No fragment: a page opened at one skips autofocus, and the summary is to take the focus.
+        return res.redirect(303, back);
       }
       return res.status(400).render('admin/settings', {
         title: 'Settings',

@@ -99,7 +99,12 @@ describe('adding a book through the form', () => {
     // One summary at the top of the form, in the form's order, each a link to its field.
     expect(summaryOf(res.text, 'book')).toEqual({
       title: 'The book was not added',
-      items: ['Please enter the title.', 'The price cannot be negative.', 'Stock cannot be negative.', expect.stringMatching(/not a valid ISBN-13/)],
+      items: [
+        'Please enter the title.',
+        'The price cannot be negative.',
+        'Stock cannot be negative.',
+        expect.stringMatching(/not a valid ISBN-13/),
+      ],
       links: ['#book-title', '#book-price', '#book-stock', '#book-isbn'],
     });
   });

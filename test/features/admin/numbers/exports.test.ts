@@ -109,7 +109,9 @@ describe('the CSV exports', () => {
     const rows = rowsOf(res);
     const keys = Object.keys(rows[0]!);
     // A column repeats when it holds the same value on every row of every order with two books or more.
-    const orders = [...new Set(rows.map((r) => r.order))].map((id) => rows.filter((r) => r.order === id)).filter((lines) => lines.length > 1);
+    const orders = [...new Set(rows.map((r) => r.order))]
+      .map((id) => rows.filter((r) => r.order === id))
+      .filter((lines) => lines.length > 1);
     expect(orders.length).toBeGreaterThan(0);
     for (const [i, key] of keys.entries()) {
       const money = /^\d+\.\d{2}$/.test(rows[0]![key]!);
@@ -189,7 +191,11 @@ describe('the CSV exports', () => {
     const last30 = { from: day(29), to: day(0) };
     const back = 'The dates are back to the last 30 days: check them and download again.';
     const cases: Array<[string, { from: string; to: string }, string]> = [
-      [`from=${day(0)}&to=${day(1)}`, { from: day(1), to: day(0) }, 'The start date was after the end date, so the two are swapped round: check them and download again.'],
+      [
+        `from=${day(0)}&to=${day(1)}`,
+        { from: day(1), to: day(0) },
+        'The start date was after the end date, so the two are swapped round: check them and download again.',
+      ],
       [`from=${day(400)}&to=${day(0)}`, last30, `Choose at most 366 days at a time. ${back}`],
       ['from=2026-02-30&to=2026-03-01', last30, `The start date is not a real day. ${back}`],
       [`from=yesterday&to=${day(0)}`, last30, `The start date must be a date like 2026-11-01. ${back}`],

@@ -92,7 +92,12 @@ describe('a refused action on the order page', () => {
 
   it('refunding with neither an amount nor a reason names both', async () => {
     const { orderId, agent, form } = await paidOrder();
-    const res = await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '', reason: '' });
+    const res = await postForm(agent, `/admin/orders/${orderId}/refund`, {
+      _csrf: form.csrf,
+      requestKey: form.refundKey,
+      amount: '',
+      reason: '',
+    });
     expect(res.status).toBe(400);
     expect(summaryOf(res.text, 'refund')!.links).toEqual(['#amount', '#reason']);
   });
@@ -146,7 +151,12 @@ describe('the toast after a done action', () => {
     const next = await orderForm(agent, orderId);
     const refunded = await follow(
       agent,
-      await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: next.csrf, requestKey: next.refundKey, amount: '2.50', reason: 'Bent cover' }),
+      await postForm(agent, `/admin/orders/${orderId}/refund`, {
+        _csrf: next.csrf,
+        requestKey: next.refundKey,
+        amount: '2.50',
+        reason: 'Bent cover',
+      }),
     );
     expect(toastsOf(refunded).map((t) => t.title)).toEqual([`Order #${orderId}: $2.50 refunded`]);
 

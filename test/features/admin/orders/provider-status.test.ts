@@ -38,7 +38,12 @@ describe('on the order page', () => {
     let form = await orderForm(agent, orderId);
     expect(providerStatus(form.html)).toBe('Succeeded');
 
-    await postForm(agent, `/admin/orders/${orderId}/refund`, { _csrf: form.csrf, requestKey: form.refundKey, amount: '2.50', reason: 'Bent cover' });
+    await postForm(agent, `/admin/orders/${orderId}/refund`, {
+      _csrf: form.csrf,
+      requestKey: form.refundKey,
+      amount: '2.50',
+      reason: 'Bent cover',
+    });
     form = await orderForm(agent, orderId);
     expect(providerStatus(form.html)).toMatch(/^Partly refunded \(\$2\.50 of \$\d+\.\d{2}\)$/);
 
