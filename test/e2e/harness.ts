@@ -1,11 +1,11 @@
 // Shared machinery for the browser journeys (test/e2e/*.e2e.ts, run by `npm run test:e2e`).
 //
-// startShop()      the real server (src/server.ts) as a child process on a free port with a fresh
+// startShop()      the real server (compiled src/server.ts) as a child process on a free port with a fresh
 //                  SQLite database; MariaDB/Redis only when E2E_DATABASE_URL / E2E_REDIS_URL are set.
 // openPage()       a fresh context + page that records console errors, page errors and CSP violations.
 // screenshot(), expectNoAxeViolations(), phone, desktop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Res
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+const SERVER_SCRIPT = 'dist-server/src/server.js';
 
 // ---------------------------------------------------------------------------------------------
 // The shop
@@ -116,7 +117,9 @@ export async function startShop({
   if (process.env.E2E_REDIS_URL) env.REDIS_URL = process.env.E2E_REDIS_URL;
   Object.assign(env, extraEnv);
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // The compiled server, as production runs it: `npm run test:e2e` and CI build it first.
+  if (!existsSync(path.join(ROOT, SERVER_SCRIPT))) throw new Error(`${SERVER_SCRIPT} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [SERVER_SCRIPT], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

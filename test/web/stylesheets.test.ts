@@ -13,8 +13,10 @@ const built = (entry: string) => readFileSync(path.join(BUILD_DIR, readManifest(
 const linked = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="\/([^"]+)"/g)].map((m) => m[1]);
 
 describe('the stylesheet every page loads', () => {
-  it('is at most 12 KB gzipped (gzip -9)', () => {
-    expect(gzipSync(built(STYLESHEETS.shop), { level: 9 }).length).toBeLessThanOrEqual(12 * 1024);
+  // Pico's base and the shop's own rules, refusal summaries and field messages included: one
+  // round trip's worth on a phone's first visit, then cached for a year.
+  it('is at most 13 KB gzipped (gzip -9)', () => {
+    expect(gzipSync(built(STYLESHEETS.shop), { level: 9 }).length).toBeLessThanOrEqual(13 * 1024);
   });
 
   it('has no dark colour scheme: the layout forces the light one', () => {

@@ -116,7 +116,10 @@ describe('sessions end when the password changes', () => {
     expect(await stillSignedIn(old)).toBe(false);
 
     await flushMail(shop);
-    const mail = await shop.db('outbox').where({ toAddress: parent.email, subject: 'We secured your account after failed sign-ins' }).first();
+    const mail = await shop
+      .db('outbox')
+      .where({ toAddress: parent.email, subject: 'We secured your account after failed sign-ins' })
+      .first();
     const temporary = /\b([A-HJ-NP-Za-km-z2-9]{12})\b/.exec(mail.textBody)![1]!;
     const parentNow = await signedIn(parent, temporary);
     const form = await parentNow.get('/change-password').expect(200);

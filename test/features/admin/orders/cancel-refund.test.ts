@@ -70,7 +70,7 @@ describe('cancel and refund a paid order', () => {
     expect(after.cancelEmails).toHaveLength(1);
 
     const dashboard = await buyer.get('/dashboard?tab=orders');
-    expect(dashboard.text).toContain(`canceled and <strong>$${(totalCents / 100).toFixed(2)}</strong> was refunded`);
+    expect(dashboard.text).toContain(`was canceled and $${(totalCents / 100).toFixed(2)} was refunded to your card.`);
     expect((await buyer.get('/api/orders')).body[0]).toMatchObject({ status: 'canceled', refundedAmount: (totalCents / 100).toFixed(2) });
     await flushMail(shop);
   });
