@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../../db.ts';
-import { toDecimal, type Cents } from '../../../lib/money.ts';
+import { formatUsd, toDecimal, type Cents } from '../../../lib/money.ts';
 import { Order } from '../../../models/Order.ts';
 import { OrderItem } from '../../../models/OrderItem.ts';
 import { Refund } from '../../../models/Refund.ts';
@@ -232,7 +232,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         if (amountCents > left) {
           throw new Conflict(
             left > 0
-              ? `You can refund at most $${toDecimal(left)} on this order.`
+              ? `You can refund at most ${formatUsd(left)} on this order.`
               : 'Everything paid for this order has been refunded (or is being refunded) already.',
             { field: 'amount' },
           );
