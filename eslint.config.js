@@ -95,4 +95,17 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  {
+    // These files share one load of the shop's modules per worker (vitest.config.ts), so a
+    // module replaced here would stay replaced for the files after it: count with vi.spyOn.
+    files: ['test/**'],
+    ignores: ['test/islands/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'vi', property: 'mock', message: 'Files outside test/islands share modules: spy with vi.spyOn and restore it.' },
+        { object: 'vi', property: 'doMock', message: 'Files outside test/islands share modules: spy with vi.spyOn and restore it.' },
+      ],
+    },
+  },
 );

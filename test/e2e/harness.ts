@@ -306,15 +306,19 @@ export async function withPage(
   }
 }
 
+// The pictures are for people to look at, and a run that nobody looks at (CI) skips them: a
+// full-page picture costs about as much as the page's axe scan.
+const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
+
 /**
  * Saves a full-page PNG to test-results/screenshots/<name>.png (`fullPage: false`: just the
- * viewport, e.g. for a fixed drawer over a long page).
+ * viewport, e.g. for a fixed drawer over a long page), unless E2E_SCREENSHOTS=0.
  */
-export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<string> {
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await page.screenshot({ path: file, fullPage, animations: 'disabled' });
-  return file;
 }
 
 // ---------------------------------------------------------------------------------------------
