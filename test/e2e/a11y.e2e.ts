@@ -46,6 +46,13 @@ async function visit(page: Page, pathname: string, status = 200): Promise<void> 
   expect(res?.status(), `GET ${pathname}`).toBe(status);
 }
 
+/** Opens one of the shop's own pages and checks it is the page its link promises. */
+async function visitTitled(page: Page, pathname: string, heading: string): Promise<void> {
+  await visit(page, pathname);
+  await expect(page.locator('h1')).toHaveCount(1);
+  expect(await page.locator('h1').innerText()).toContain(heading);
+}
+
 /** One copy of the book in this browser's cart, through the JSON API. */
 async function putBookInCart(page: Page): Promise<void> {
   const session = await page.request.get(`${shop.baseUrl}/api/session`);
@@ -102,16 +109,16 @@ const STATES: State[] = [
   { name: 'catalogue', go: (p) => visit(p, '/books') },
   { name: 'book', go: (p) => visit(p, `/books/${book.id}`) },
   { name: 'book-not-found', go: (p) => visit(p, '/books/999999', 404), allow: isDocumentError('/books/999999') },
-  { name: 'about', go: (p) => visit(p, '/about') },
-  { name: 'contact', go: (p) => visit(p, '/contact') },
+  { name: 'about', go: (p) => visitTitled(p, '/about', 'About') },
+  { name: 'contact', go: (p) => visitTitled(p, '/contact', 'Contact') },
   {
     name: 'contact-errors',
     go: async (p) => (await visit(p, '/contact'), submitEmpty(p, 'form[data-contact-form] button[type="submit"]', 400)),
     allow: isDocumentError('/contact', 400),
   },
-  { name: 'privacy', go: (p) => visit(p, '/privacy') },
-  { name: 'terms', go: (p) => visit(p, '/termsofuse') },
-  { name: 'copyright', go: (p) => visit(p, '/copyrighttrademark') },
+  { name: 'privacy', go: (p) => visitTitled(p, '/privacy', 'Privacy Policy') },
+  { name: 'terms', go: (p) => visitTitled(p, '/termsofuse', 'Terms of Use') },
+  { name: 'copyright', go: (p) => visitTitled(p, '/copyrighttrademark', 'Copyright') },
   { name: 'login', go: (p) => visit(p, '/login') },
   {
     name: 'login-errors',

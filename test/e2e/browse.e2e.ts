@@ -1,5 +1,6 @@
-// Browsing journeys: home -> catalogue -> book, the static pages and the 404 page,
-// on a phone and a desktop, with axe on every page, plus the same journey without JavaScript.
+// Browsing journeys: home -> catalogue -> book and the 404 page, on a phone and a desktop, with
+// axe on every page, plus the same journey without JavaScript. The shop's own pages (about,
+// contact, the policies) are checked with the rest of the pages in a11y.e2e.ts.
 import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, expectNoAxeViolations, phone, screenshot, withPage, type Shop } from './harness.ts';
@@ -68,26 +69,6 @@ for (const [device, options] of [
     test('goes from the home page through the catalogue to a book', async () => {
       await withPage(browser, options, (page) => homeToBook(page, { name: device, axe: true }));
     });
-
-    for (const [pagePath, heading] of [
-      ['/about', 'About'],
-      ['/contact', 'Contact'],
-      ['/termsofuse', 'Terms of Use'],
-      ['/privacy', 'Privacy Policy'],
-      ['/copyrighttrademark', 'Copyright'],
-    ] as const) {
-      test(`shows ${pagePath}`, async () => {
-        await withPage(browser, options, async (page) => {
-          const res = await page.goto(shop.baseUrl + pagePath);
-          expect(res?.status()).toBe(200);
-          const h1 = page.locator('h1');
-          expect(await h1.count()).toBe(1);
-          expect(await h1.innerText()).toContain(heading);
-          await screenshot(page, `${device}${pagePath.replace(/\//g, '-')}`);
-          await expectNoAxeViolations(page);
-        });
-      });
-    }
 
     test('answers an unknown path with a 404 page', async () => {
       const missing = `/no-such-page-${device}`;
