@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import type { z } from 'zod';
 import { clientAddress, requireUser } from '../../web/auth.ts';
 import { bodyFields, parse } from '../../web/validate.ts';
 import { ACCOUNT_MESSAGES } from '../accounts/accounts.messages.ts';
@@ -25,6 +26,8 @@ import { sessionDiscountCode } from '../discounts/discount-session.ts';
 // POST /api/create-payment-intent-authenticated   {amount, shippingInfo, giftNote?, giftRecipient?}
 // POST /api/complete-order                        {stripePaymentIntentId, shippingInfo}
 // Amounts and user ids sent by the browser are never used: the server prices the session's cart.
+type PaymentRequest = Pick<z.infer<typeof intentAuthenticated>, 'shippingInfo' | 'giftNote' | 'giftRecipient'>;
+
 export function checkoutApi(checkout: CheckoutService, accounts: AccountsService, carts: CartService): Router {
   const router = Router();
 
@@ -47,34 +50,27 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     res.status(201).json({ user, stripeCustomerId, csrfToken: csrfToken(req), message: ACCOUNT_MESSAGES.accountCreated.title });
   });
 
+  // Two names for one step (the guest's card form and the signed-in one); they differ only in
+  // what they call the total the page showed.
+  const startPayment = (req: Request, input: PaymentRequest, claimedTotalCents: number | undefined) =>
+    checkout.startPayment({
+      userId: req.session.userId!,
+      shipping: input.shippingInfo,
+      giftNote: input.giftNote,
+      giftRecipient: input.giftRecipient,
+      claimedTotalCents,
+      clientKey: clientKey(req),
+      discountCode: sessionDiscountCode(req),
+    });
+
   router.post('/create-payment-intent-with-customer', requireUser, async (req, res) => {
     const input = parse(intentWithCustomer, req.body);
-    res.json(
-      await checkout.startPayment({
-        userId: req.session.userId!,
-        shipping: input.shippingInfo,
-        giftNote: input.giftNote,
-        giftRecipient: input.giftRecipient,
-        claimedTotalCents: input.totalAmount,
-        clientKey: clientKey(req),
-        discountCode: sessionDiscountCode(req),
-      }),
-    );
+    res.json(await startPayment(req, input, input.totalAmount));
   });
 
   router.post('/create-payment-intent-authenticated', requireUser, async (req, res) => {
     const input = parse(intentAuthenticated, req.body);
-    res.json(
-      await checkout.startPayment({
-        userId: req.session.userId!,
-        shipping: input.shippingInfo,
-        giftNote: input.giftNote,
-        giftRecipient: input.giftRecipient,
-        claimedTotalCents: input.amount,
-        clientKey: clientKey(req),
-        discountCode: sessionDiscountCode(req),
-      }),
-    );
+    res.json(await startPayment(req, input, input.amount));
   });
 
   router.post('/complete-order', requireUser, async (req, res) => {

@@ -201,15 +201,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
           throw new Conflict('A refund on this order is still in progress. Please try again in a minute.');
         }
         const amount = await leftToRefund(trx, order);
-        const refund = await Refund.query(trx).insertAndFetch({
-          orderId,
-          amount,
-          reason: 'Order canceled',
-          status: 'pending',
-          requestKey: key,
-          actorId,
-          createdAt: new Date(),
-        });
+        const refund = await openRefund(trx, { orderId, amount, reason: 'Order canceled', requestKey: key, actorId });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;
@@ -237,15 +229,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
             { field: 'amount' },
           );
         }
-        const refund = await Refund.query(trx).insertAndFetch({
-          orderId,
-          amount: amountCents,
-          reason,
-          status: 'pending',
-          requestKey: key,
-          actorId,
-          createdAt: new Date(),
-        });
+        const refund = await openRefund(trx, { orderId, amount: amountCents, reason, requestKey: key, actorId });
         return { order, refund };
       });
       if (reserved.refund === 'done') return;
@@ -276,6 +260,14 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
 
     resume,
   };
+}
+
+/** A refund reserved under the order's lock, before the provider is asked: its key makes a retry a replay. */
+function openRefund(
+  trx: Knex.Transaction,
+  fields: { orderId: number; amount: Cents; reason: string; requestKey: string; actorId: number },
+): PromiseLike<Refund> {
+  return Refund.query(trx).insertAndFetch({ ...fields, status: 'pending', createdAt: new Date() });
 }
 
 function refusedMessage(reason: string | null): string {
