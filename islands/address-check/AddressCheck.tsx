@@ -2,6 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { showToast } from '../lib/toast.ts';
 
+/** Said beside the address fields when one of them is empty (the spec's words). */
+const ADDRESS_MISSING = { title: 'Missing Information', text: 'Please enter a complete address first' };
+const MISSING_ID = 'address-check-problem';
+
 interface Validation {
   isValid: boolean;
   confidence: number;
@@ -28,11 +32,31 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
   const [busy, setBusy] = useState(false);
   const verified = useRef<HTMLParagraphElement>(null);
   const [chosen, setChosen] = useState(false);
+  // The empty fields' ids while 'Missing Information' is shown beside them.
+  const [missing, setMissing] = useState<string[]>([]);
 
   // The chosen suggestion's button is gone: focus moves to the message that replaced it.
   useEffect(() => {
     if (chosen) verified.current?.focus();
   }, [chosen]);
+
+  // Each empty field is marked and read with the message, as a refused form's fields are; a
+  // field the parent fills loses its mark at once, and the message goes with the last one.
+  useEffect(() => {
+    const fields = missing.map(input).filter((field): field is HTMLInputElement => field !== null);
+    for (const field of fields) markMissing(field, true);
+    const onInput = (event: Event) => {
+      const field = event.target as HTMLInputElement;
+      if (field.value.trim()) setMissing((ids) => ids.filter((id) => id !== field.id));
+    };
+    for (const field of fields) field.addEventListener('input', onInput);
+    return () => {
+      for (const field of fields) {
+        field.removeEventListener('input', onInput);
+        markMissing(field, false);
+      }
+    };
+  }, [missing]);
 
   const validate = async () => {
     // Busy, not disabled: a disabled button would drop the keyboard focus to the page.
@@ -42,8 +66,16 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
       city: input(cityId)?.value.trim() ?? '',
       zipCode: input(zipId)?.value.trim() ?? '',
     };
-    if (!body.address || !body.city || !body.zipCode) {
-      showToast({ title: 'Missing Information', text: 'Please enter a complete address first', variant: 'error' });
+    const empty = (
+      [
+        [addressId, body.address],
+        [cityId, body.city],
+        [zipId, body.zipCode],
+      ] as const
+    ).flatMap(([id, value]) => (value ? [] : [id]));
+    setMissing(empty);
+    if (empty.length) {
+      setResult(null);
       return;
     }
     setBusy(true);
@@ -77,9 +109,22 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
 
   return (
     <div className="address-check-inner">
-      <button type="button" className="secondary outline" onClick={() => void validate()} aria-busy={busy || undefined}>
+      <button
+        type="button"
+        className="secondary outline"
+        onClick={() => void validate()}
+        aria-busy={busy || undefined}
+        aria-describedby={missing.length ? MISSING_ID : undefined}
+      >
         Validate Address
       </button>
+      {missing.length > 0 && (
+        // No aria-labelledby: the fields and the button are described by it, and a name would stand for all of it.
+        <div className="form-problems" id={MISSING_ID} role="alert">
+          <h2 className="form-problems-title">{ADDRESS_MISSING.title}</h2>
+          <p>{ADDRESS_MISSING.text}</p>
+        </div>
+      )}
       <div aria-live="polite">
         {result?.isValid && (
           <p className="address-ok" ref={verified} tabIndex={-1}>
@@ -113,4 +158,15 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
       </div>
     </div>
   );
+}
+
+/** Marks an empty address field, or takes the mark away, leaving any other description it has. */
+function markMissing(field: HTMLInputElement, on: boolean): void {
+  const described = (field.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && id !== MISSING_ID);
+  if (on) described.push(MISSING_ID);
+  if (described.length) field.setAttribute('aria-describedby', described.join(' '));
+  else field.removeAttribute('aria-describedby');
+  // The checkout's own summary may have marked it too: it stays invalid while either says so.
+  if (on) field.setAttribute('aria-invalid', 'true');
+  else if (!field.hasAttribute('data-problem-marked')) field.removeAttribute('aria-invalid');
 }

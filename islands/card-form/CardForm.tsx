@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatUsdDecimal } from '../../src/lib/money.ts';
 import { api, ApiError, messageOf, rememberCsrfToken } from '../lib/api.ts';
-import { showTotals, TOTALS_EVENT, type TotalsAnswer } from '../lib/checkout-totals.ts';
+import { showTotals, TOTALS_EVENT, TOTALS_FAILED_EVENT, TOTALS_PROBLEM_ID, type TotalsAnswer } from '../lib/checkout-totals.ts';
 import { showToast } from '../lib/toast.ts';
 import { clearProblems, showProblems } from '../lib/form-problems.ts';
 import { CHECKOUT_FIELD_IDS, problemsWith, readDetails, type CheckoutDetails } from './details.ts';
@@ -22,6 +22,14 @@ export interface CardFormProps {
   customer: { name: string; email: string } | null;
 }
 
+/** A payment step's failure: its title ('Payment Failed') and what to do. */
+interface PaymentProblem {
+  title: string;
+  text: string;
+  /** A failure of the parent's press takes the focus; one found as the page opens does not. */
+  focus: boolean;
+}
+
 interface OpenIntent extends IntentHandle {
   /** The address and total it was made for; a change asks for a new one. */
   key: string;
@@ -35,7 +43,6 @@ function lockAccountFields(form: HTMLFormElement | null, locked: boolean): void 
   }
 }
 
-/** The reason a step failed, from the server where it gave one a parent can read. */
 /**
  * The card entry and the Pay button of both checkout pages. On submit it runs the checkout flow
  * (docs/architecture.md, "Checkout and orders"): (guest) create the account and payment
@@ -49,38 +56,55 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   const intent = useRef<OpenIntent | null>(null);
   const paymentCustomer = useRef<string | null>(null);
   const [total, setTotal] = useState<string | null>(null);
+  // The summary could not work the totals out: there is nothing right to charge until it does.
+  const [totalsFailed, setTotalsFailed] = useState(false);
   const [busy, setBusy] = useState(false);
-  // A failed payment step is written beside the Pay button, where the parent is (the bank's
-  // dialog hands the focus back there); problems with the fields go to the form's summary.
-  const [problem, setProblem] = useState<string | null>(null);
+  // A failed payment step is told beside the Pay button, where the parent is (the bank's dialog
+  // hands the focus back there), drawn as a refusal's summary is and given the focus as one is;
+  // problems with the fields go to the form's own summary.
+  const [problem, setProblem] = useState<PaymentProblem | null>(null);
+  const problemRef = useRef<HTMLDivElement>(null);
   // The payment succeeded and its answer was lost: the order is being found.
   const [finishing, setFinishing] = useState(false);
   const [chargedWithoutOrder, setChargedWithoutOrder] = useState(false);
-  const fail = (title: string, text: string) => setProblem(`${title}: ${text}`);
+  const fail = (title: string, text: string) => setProblem({ title, text, focus: true });
 
   useEffect(() => {
-    const onTotals = (event: Event) => setTotal((event as CustomEvent<TotalsAnswer | null>).detail?.total ?? null);
+    if (problem?.focus) problemRef.current?.focus();
+  }, [problem]);
+
+  useEffect(() => {
+    const onTotals = (event: Event) => {
+      setTotal((event as CustomEvent<TotalsAnswer | null>).detail?.total ?? null);
+      setTotalsFailed(false);
+    };
+    const onTotalsFailed = () => setTotalsFailed(true);
     document.addEventListener(TOTALS_EVENT, onTotals);
-    return () => document.removeEventListener(TOTALS_EVENT, onTotals);
+    document.addEventListener(TOTALS_FAILED_EVENT, onTotalsFailed);
+    return () => {
+      document.removeEventListener(TOTALS_EVENT, onTotals);
+      document.removeEventListener(TOTALS_FAILED_EVENT, onTotalsFailed);
+    };
   }, []);
 
   useEffect(() => {
     if (mode !== 'stripe') return;
+    // Said as the page opens: no focus is taken from where the parent starts.
     if (!publishableKey || !stripeMount.current) {
-      setProblem('Error: Card element not found');
+      setProblem({ title: 'Error', text: 'Card element not found', focus: false });
       return;
     }
     import('./stripe-payer.ts')
       .then(({ mountStripeCard }) => mountStripeCard(publishableKey, stripeMount.current!))
       .then((stripePayer) => (payer.current = stripePayer))
-      .catch((err: Error) => setProblem(`Error: Failed to initialize checkout: ${err.message}`));
+      .catch((err: Error) => setProblem({ title: 'Error', text: `Failed to initialize checkout: ${err.message}`, focus: false }));
   }, [mode, publishableKey]);
 
   useEffect(() => {
     const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      if (!busy && !chargedWithoutOrder && form) void pay(readDetails(form));
+      if (!busy && !chargedWithoutOrder && !totalsFailed && form) void pay(readDetails(form));
     };
     form?.addEventListener('submit', onSubmit);
     return () => form?.removeEventListener('submit', onSubmit);
@@ -194,28 +218,33 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       ) : (
         <div ref={stripeMount} className="stripe-card" role="group" aria-label="Card details" />
       )}
-      {/* The toast announces the failure; this stays, and the Pay button points to it. */}
       <p className="form-status" role="status">
         {finishing ? 'Your payment went through. Finishing your order...' : ''}
       </p>
+      {/* No toast tells a failure: this is announced, takes the focus, stays, and the Pay button is
+          described by it (all of it: so it has no aria-labelledby, whose title alone would be read). */}
       {problem && (
-        <p className="form-error" id="payment-problem" role="alert">
-          {problem}
-          {chargedWithoutOrder && (
-            <>
-              {' '}
-              <a href="/contact">Contact Little Lantern Books</a>
-            </>
-          )}
-        </p>
+        <div ref={problemRef} className="form-problems" id="payment-problem" role="alert" tabIndex={-1}>
+          <h2 className="form-problems-title">{problem.title}</h2>
+          <p>
+            {problem.text}
+            {chargedWithoutOrder && (
+              <>
+                {' '}
+                <a href="/contact">Contact Little Lantern Books</a>
+              </>
+            )}
+          </p>
+        </div>
       )}
-      {/* Busy, not disabled (the submit handler ignores it while busy): a disabled button drops the keyboard focus, and the bank's dialog would hand it back to nothing. */}
+      {/* Busy, not disabled (the submit handler ignores it while busy or without totals): a disabled button drops the keyboard focus, and the bank's dialog would hand it back to nothing. */}
       {!chargedWithoutOrder && (
         <button
           type="submit"
           className="pay-button"
           aria-busy={busy || undefined}
-          aria-describedby={problem ? 'payment-problem' : undefined}
+          aria-disabled={totalsFailed || undefined}
+          aria-describedby={[problem && 'payment-problem', totalsFailed && TOTALS_PROBLEM_ID].filter(Boolean).join(' ') || undefined}
         >
           {busy ? 'Processing...' : total ? `Pay ${formatUsdDecimal(total)}` : 'Pay Now'}
         </button>

@@ -6,6 +6,7 @@ import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messa
 import { PER_TITLE_LIMIT_TEXT } from '../../src/features/catalog/per-title-limit.ts';
 import { cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
 import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
+import { messageOf } from '../lib/api.ts';
 import { showToast } from '../lib/toast.ts';
 import { CartLine } from './CartLine.tsx';
 import { useFocusTrap } from './useFocusTrap.ts';
@@ -42,15 +43,26 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
     refreshCart().catch(() => setLoadFailed(true));
   }, [open]);
 
+  // A refused change is told beside what was pressed (a line, or Clear Cart), announced there,
+  // the focus left where it was; a toast only ever says a change was made.
+  const [problem, setProblem] = useState<{ at: number | 'clear'; message: string } | null>(null);
+  useEffect(() => {
+    if (!open) setProblem(null);
+  }, [open]);
+
   const run = (
+    at: number | 'clear',
     action: () => Promise<void>,
     success: { title: string; text: string } | undefined,
     failure: { title: string; text: string },
-  ) =>
-    action().then(
+  ) => {
+    setProblem(null);
+    return action().then(
       () => success && showToast(success),
-      () => showToast({ ...failure, variant: 'error' }),
+      (err: unknown) => setProblem({ at, message: messageOf(err, failure.text) }),
     );
+  };
+  const clearProblemId = 'clear-cart-error';
 
   const items = cart.items ?? [];
   const total = formatUsd(cartTotalCents(items));
@@ -107,12 +119,15 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                         key={item.id}
                         item={item}
                         disabled={cart.pending}
+                        problem={problem?.at === item.bookId ? problem.message : null}
                         onQuantity={(quantity) =>
                           quantity < 1
-                            ? void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
-                            : void run(() => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
+                            ? void run(item.bookId, () => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
+                            : void run(item.bookId, () => setQuantity(item.bookId, quantity), undefined, CART_TOASTS.updateFailed)
                         }
-                        onRemove={() => void run(() => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)}
+                        onRemove={() =>
+                          void run(item.bookId, () => removeFromCart(item.bookId), CART_TOASTS.removed, CART_TOASTS.removeFailed)
+                        }
                       />
                     ))}
                   </ul>
@@ -128,10 +143,16 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                       type="button"
                       className="secondary outline"
                       disabled={cart.pending}
-                      onClick={() => void run(clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}
+                      aria-describedby={problem?.at === 'clear' ? clearProblemId : undefined}
+                      onClick={() => void run('clear', clearCart, CART_TOASTS.cleared, CART_TOASTS.clearFailed)}
                     >
                       Clear Cart
                     </button>
+                    {problem?.at === 'clear' && (
+                      <small className="field-error" id={clearProblemId} role="alert">
+                        {problem.message}
+                      </small>
+                    )}
                   </footer>
                 </>
               )}

@@ -6,16 +6,22 @@ export interface CartLineProps {
   item: CartItemDto;
   /** True while any cart change is pending. */
   disabled: boolean;
+  /** Why the last change to this line was refused, told beside it; null when none was. */
+  problem?: string | null;
   onQuantity: (quantity: number) => void;
   onRemove: () => void;
 }
 
 /** One line with its quantity controls: minus at 1 removes the line; plus stops at the line's limit. */
-export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps) {
+export function CartLine({ item, disabled, problem = null, onQuantity, onRemove }: CartLineProps) {
   const { book, quantity } = item;
   // A disabled button explains nothing by itself: the reason is shown beside it and read with it.
   const atLimit = plusLimitReason(quantity, book.inStock);
   const limitId = `quantity-limit-${book.id}`;
+  // A refusal is read with every control of the line, whichever of them was pressed.
+  const problemId = `cart-line-${book.id}-error`;
+  const describedBy = (...ids: Array<string | false>) => ids.filter(Boolean).join(' ') || undefined;
+  const withProblem = describedBy(problem !== null && problemId);
   return (
     <li className="cart-line">
       <img
@@ -40,6 +46,7 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           type="button"
           className="secondary outline"
           aria-label={quantity === 1 ? `Remove ${book.title}` : `One fewer ${book.title}`}
+          aria-describedby={withProblem}
           {...unlessOff(disabled, () => onQuantity(quantity - 1))}
         >
           &minus;
@@ -49,7 +56,7 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
           type="button"
           className="secondary outline"
           aria-label={`One more ${book.title}`}
-          aria-describedby={atLimit ? limitId : undefined}
+          aria-describedby={describedBy(atLimit !== null && limitId, problem !== null && problemId)}
           {...unlessOff(disabled || atLimit !== null, () => onQuantity(quantity + 1))}
         >
           +
@@ -64,10 +71,16 @@ export function CartLine({ item, disabled, onQuantity, onRemove }: CartLineProps
         type="button"
         className="remove-line secondary outline"
         aria-label={`Remove ${book.title} from cart`}
+        aria-describedby={withProblem}
         {...unlessOff(disabled, onRemove)}
       >
         Remove
       </button>
+      {problem !== null && (
+        <small className="field-error" id={problemId} role="alert">
+          {problem}
+        </small>
+      )}
     </li>
   );
 }

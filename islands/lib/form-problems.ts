@@ -47,6 +47,25 @@ export function showProblems(
   }
 }
 
+let unnamed = 0;
+
+/**
+ * For a form with no field to fault, the button alone (a catalogue card's Add to Cart): the
+ * message beside the button, as a field's is, announced and read with the button. The focus
+ * stays on the button, which is where the parent is and what they press again.
+ */
+export function showButtonProblem(form: HTMLFormElement, button: HTMLElement, message: string): void {
+  clearProblems(form);
+  button.id ||= `button-${++unnamed}`;
+  const messageId = `${button.id}-error`;
+  const shownMessage = element('small', { id: messageId, class: 'field-error', role: 'alert', 'data-field-problem': '' }, message);
+  button.after(shownMessage);
+  // A button is not a value that can be wrong: it is described, never marked invalid.
+  button.dataset.problemMarked = '';
+  const described = (button.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+  button.setAttribute('aria-describedby', [...described, messageId].join(' '));
+}
+
 /** Takes the summary and every field's message away. */
 export function clearProblems(form: HTMLFormElement): void {
   shown.delete(form);

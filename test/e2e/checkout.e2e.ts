@@ -27,6 +27,7 @@ import {
   newCustomer,
   orderIds,
   pathOf,
+  paymentProblem,
   plentifulBook,
   PORTLAND,
   PORTLAND_TOTALS,
@@ -205,8 +206,10 @@ async function expectNoOrders(page: Page): Promise<void> {
 /** A payment that fails leaves the customer on the checkout page, with the Pay button ready again. */
 async function expectPaymentFailed(page: Page, text: string, shot: string): Promise<void> {
   // Told beside the Pay button, where the parent is, and announced there; toasts only confirm success.
-  await eventually(() => page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${text}`);
+  await eventually(() => paymentProblem(page)).toBe(`Payment Failed: ${text}`);
   expect(await page.locator('#payment-problem').getAttribute('role')).toBe('alert');
+  // It takes the focus, as a refusal's summary does.
+  await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('payment-problem');
   expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
   await eventually(() => payButton(page).isEnabled()).toBe(true);
   await check(page, shot, { fullPage: false });
@@ -214,8 +217,8 @@ async function expectPaymentFailed(page: Page, text: string, shot: string): Prom
   await page.waitForTimeout(2_000);
   expect(pathOf(page)).toBe('/simple-checkout');
   expect(await payButton(page).innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
-  // The reason stays beside the Pay button after the toast has gone.
-  expect(await page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${text}`);
+  // The reason stays beside the Pay button.
+  expect(await paymentProblem(page)).toBe(`Payment Failed: ${text}`);
   expect(await payButton(page).getAttribute('aria-describedby')).toBe('payment-problem');
 }
 

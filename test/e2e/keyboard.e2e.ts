@@ -1,8 +1,9 @@
 // A parent who uses only the keyboard buys a book, on a desktop and on a phone-sized window:
 // home (skip link) -> catalogue -> book page -> 'Add to Cart' -> cart drawer (one more copy,
 // Escape closes it and focus returns to the cart button) -> 'Proceed to Checkout' -> guest details
-// and address -> 'Validate Address' -> a 3D Secure card (the bank's dialog, refused with Escape)
-// -> card 4242... -> 'Pay' -> /order-confirmation -> the greeting in the header -> /dashboard.
+// and address -> 'Validate Address' -> a 3D Secure card (the bank's dialog, refused with Escape;
+// the failure beside Pay takes the focus) -> card 4242... -> 'Pay' -> /order-confirmation -> the
+// greeting in the header -> /dashboard.
 //
 // Only page.keyboard moves focus or types. After every key press the focused element must show
 // a focus ring (an outline or a box-shadow ring at least 2px wide, at least 3:1 against what is
@@ -229,8 +230,10 @@ async function keyboardPurchase(page: Page, device: string): Promise<void> {
   await screenshot(page, `keyboard-${device}-3ds-dialog`, { fullPage: false });
   await page.keyboard.press('Escape');
   await page.locator('#payment-problem').waitFor();
-  await eventually(() => page.evaluate(() => document.activeElement?.classList.contains('pay-button'))).toBe(true);
-  await expectVisibleFocus(page, 'Pay, after the bank dialog closed');
+  // The failure takes the focus beside Pay, as a refusal's summary does; Pay is the next stop.
+  await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('payment-problem');
+  await expectVisibleFocus(page, 'the payment failure, after the bank dialog closed');
+  await tabTo(page, pay);
 
   // Then the card that pays: back to the number, select it all and type over it.
   await tabTo(page, { selector: '#card-number' }, { back: true });

@@ -15,6 +15,11 @@
 //     falls back with a notice, the back-in-stock answer names the book, the breakdown toggle is
 //     44 px tall, the hardcover 'coming soon' reason is text, and catalogue cards add to the cart
 //     without JavaScript.
+//  7. Failures told where the parent is, never in an error toast: the cart page's refused
+//     quantity beside its line; Add to Cart refused on the book page, on a catalogue card and in
+//     the drawer; 'Access Denied' at the top of the sign-in form; at checkout, 'Missing
+//     Information' beside the address and totals that cannot be worked out in their place, the
+//     Pay button waiting for them.
 // Every state is screenshotted and scanned by axe.
 import { expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
@@ -32,7 +37,7 @@ import {
   withPage,
   type Shop,
 } from './harness.ts';
-import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, type Book } from './steps.ts';
+import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
 
 test.use({ shopFor: 'refusals' });
 
@@ -84,6 +89,42 @@ async function expectSummary(page: Page, summaryId: string, title: string, links
   // No toast stands in for it or covers the form.
   expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
 }
+
+/** A book on sale with a few copies (not `book`, whose price and stock other journeys rely on). */
+async function scarceBook(): Promise<{ id: number; title: string; inStock: number }> {
+  const found = await db('books')
+    .where({ hidden: false })
+    .where('inStock', '>=', 3)
+    .whereNot({ id: book.id })
+    .orderBy('id')
+    .first<{ id: number; title: string; inStock: number } | undefined>('id', 'title', 'inStock');
+  expect(found, 'a seeded book with a few copies').toBeDefined();
+  return found!;
+}
+
+/** Copies sold elsewhere while the parent's page was open: the pages drawn before still offer more. */
+async function setStock(id: number, inStock: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('books').where({ id }).update({ inStock });
+    await bumpCatalogueVersion(trx);
+  });
+}
+
+/** Puts copies in the context's cart through the JSON API, as the islands do. */
+async function addThroughApi(context: BrowserContext, bookId: number, quantity: number): Promise<void> {
+  const { csrfToken } = (await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string };
+  const res = await context.request.post(`${shop.baseUrl}/api/cart`, {
+    headers: { 'x-csrf-token': csrfToken },
+    data: { bookId, quantity },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/** For withPage's `allow`: Chromium logs an API call the shop refused as a failed resource. */
+const refusedCall =
+  (status: number, path: RegExp) =>
+  (problem: string): boolean =>
+    problem.includes(`status of ${status} `) && path.test(problem);
 
 /** A signed-in parent's paid order of two copies of `book`, made through the JSON API as the card form does. */
 async function placeOrder(context: BrowserContext): Promise<number> {
@@ -443,6 +484,184 @@ for (const [device, options] of DEVICES) {
         await expect(page.getByRole('heading', { name: `We'll email you when ${waiting!.title} is back` })).toBeVisible();
         await check(page, `${device}-back-in-stock-named`);
       });
+    });
+
+    test('the cart page tells a refused quantity beside its line, keeps what was typed, and no toast says it', async () => {
+      const scarce = await scarceBook();
+      try {
+        await withPage(browser, options, async (page, { context }) => {
+          await addThroughApi(context, scarce.id, 1);
+          await page.goto(`${shop.baseUrl}/cart`);
+          const quantity = page.locator(`#qty-${scarce.id}`);
+          await quantity.fill('2');
+          // Sold elsewhere while the page was open: the page still allows two.
+          await setStock(scarce.id, 1);
+          await submitAndFollow(page, page.locator('form.cart-line-quantity', { has: quantity }).getByRole('button', { name: 'Update' }), {
+            post: `/cart/items/${scarce.id}`,
+            landing: '/cart',
+          });
+          await expectSummary(page, `cart-line-${scarce.id}-problems`, 'Failed to update cart', [
+            [`qty-${scarce.id}`, `Only 1 copy of "${scarce.title}" is available.`],
+          ]);
+          // The message sits in the line it is about.
+          const line = page.locator('li.cart-line', { has: quantity });
+          expect(await line.locator('.field-error').innerText()).toBe(`Only 1 copy of "${scarce.title}" is available.`);
+          expect(await quantity.inputValue()).toBe('2');
+          await check(page, `${device}-cart-refused`);
+
+          // Put right, the page says so no more.
+          await quantity.fill('1');
+          await submitAndFollow(page, line.getByRole('button', { name: 'Update' }), { post: `/cart/items/${scarce.id}`, landing: '/cart' });
+          expect(await page.locator('[data-form-problems], .field-error, [aria-invalid="true"]').count()).toBe(0);
+        });
+      } finally {
+        await setStock(scarce.id, scarce.inStock);
+      }
+    });
+
+    test('Add to Cart refused on the book page, on a catalogue card and in the drawer: told there, never in a toast', async () => {
+      const scarce = await scarceBook();
+      const fewer = `Only 1 copy of "${scarce.title}" is available.`;
+      try {
+        await withPage(
+          browser,
+          options,
+          async (page) => {
+            // The book page, drawn while there were copies to spare.
+            await page.goto(`${shop.baseUrl}/books/${scarce.id}`);
+            await setStock(scarce.id, 1);
+            const form = page.locator('form[data-add-to-cart]');
+            await form.getByLabel('Quantity').selectOption('3');
+            await form.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+            await expectSummary(page, `add-to-cart-${scarce.id}-problems`, 'Failed to add item to cart', [['quantity', fewer]]);
+            expect(await form.getByLabel('Quantity').inputValue()).toBe('3');
+            await check(page, `${device}-add-to-cart-refused`);
+
+            // One copy goes in: the toast confirms it and the refusal is gone.
+            await form.getByLabel('Quantity').selectOption('1');
+            await form.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+            await expectToast(page, 'Added to Cart!');
+            expect(await form.locator('[data-form-problems], .field-error').count()).toBe(0);
+
+            // A catalogue card: the reason beside its button, read with it; the focus stays there.
+            await page.goto(`${shop.baseUrl}/books`);
+            const card = page.locator('.book-card', { has: page.locator(`a[href="/books/${scarce.id}"]`) });
+            const add = card.getByRole('button', { name: `Add to Cart: ${scarce.title}` });
+            await add.click();
+            const said = card.locator('.field-error');
+            await said.waitFor();
+            expect(await said.getAttribute('role')).toBe('alert');
+            expect(await said.innerText()).toBe(fewer);
+            await expect(add).toHaveAccessibleDescription(fewer);
+            await eventually(() => add.evaluate((button) => button === document.activeElement)).toBe(true);
+            expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+            await said.scrollIntoViewIfNeeded();
+            await screenshot(page, `refusals-${device}-card-refused-viewport`, { fullPage: false });
+            await expectNoAxeViolations(page);
+
+            // The drawer, opened while there were copies to spare: plus is refused beside the line.
+            await setStock(scarce.id, 5);
+            await page.locator('[data-cart-button]').click();
+            const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
+            const plus = drawer.getByRole('button', { name: `One more ${scarce.title}` });
+            await plus.waitFor();
+            await setStock(scarce.id, 1);
+            await plus.click();
+            const inLine = drawer.locator('li.cart-line', { hasText: scarce.title }).getByRole('alert');
+            await eventually(() => inLine.innerText()).toBe(fewer);
+            await expect(plus).toHaveAccessibleDescription(fewer);
+            expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+            await screenshot(page, `refusals-${device}-drawer-refused`, { fullPage: false });
+            await expectNoAxeViolations(page);
+          },
+          { allow: refusedCall(409, /\/api\/cart(\/\d+)?:0\)$/) },
+        );
+      } finally {
+        await setStock(scarce.id, scarce.inStock);
+      }
+    });
+
+    test("a visitor sent from the dashboard reads 'Access Denied' at the top of the sign-in form, not in a toast", async () => {
+      const parent = newCustomer('Noor');
+      const other = await browser.newContext();
+      await registerAccount(other, shop.baseUrl, parent);
+      await other.close();
+      await withPage(browser, options, async (page) => {
+        await page.goto(`${shop.baseUrl}/dashboard`);
+        expect(pathOf(page)).toBe('/login');
+        await expectSummary(page, 'signin-problems', 'Access Denied', []);
+        expect(await page.locator('#signin-problems li').innerText()).toBe('Please log in to access your dashboard.');
+        // First in the sign-in form, on the Sign In tab.
+        expect(await page.locator('#signin-form > :first-child').getAttribute('id')).toBe('signin-problems');
+        expect(await page.locator('#panel-signin').isVisible()).toBe(true);
+        expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+        await check(page, `${device}-access-denied`);
+
+        await page.locator('#signin-email').fill(parent.email);
+        await page.locator('#signin-password').fill(parent.password);
+        await submitAndFollow(page, page.getByRole('button', { name: 'Sign In', exact: true }), { post: '/login', landing: '/dashboard' });
+        await expectToast(page, 'Welcome back!');
+      });
+    });
+
+    test("checkout: 'Missing Information' beside the address, and totals that cannot be worked out told in their place", async () => {
+      await withPage(
+        browser,
+        options,
+        async (page, { context }) => {
+          await addThroughApi(context, book.id, 1);
+          await page.goto(`${shop.baseUrl}/simple-checkout`);
+          await page.locator('#card-number').waitFor();
+
+          await page.locator('#co-address').fill(PORTLAND.address);
+          const validate = page.getByRole('button', { name: 'Validate Address' });
+          await validate.click();
+          const missing = page.locator('#address-check-problem');
+          await missing.waitFor();
+          expect(await missing.getAttribute('role')).toBe('alert');
+          expect(await missing.locator('.form-problems-title').innerText()).toBe('Missing Information');
+          expect(await missing.locator('p').innerText()).toBe('Please enter a complete address first');
+          for (const id of ['co-city', 'co-zip']) {
+            expect(await page.locator(`#${id}`).getAttribute('aria-invalid'), id).toBe('true');
+            await expect(page.locator(`#${id}`)).toHaveAccessibleDescription(/Please enter a complete address first/);
+          }
+          expect(await page.locator('#co-address').getAttribute('aria-invalid')).toBeNull();
+          await expect(validate).toHaveAccessibleDescription(/Please enter a complete address first/);
+          expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+          await missing.scrollIntoViewIfNeeded();
+          await check(page, `${device}-checkout-address-missing`);
+
+          // The server cannot work the totals out: no amount is offered and Pay waits.
+          await page.route('**/api/calculate-totals', (route) =>
+            route.fulfill({ status: 500, json: { message: 'Something went wrong. Please try again.' } }),
+          );
+          await page.locator('#co-city').fill(PORTLAND.city);
+          await page.locator('#co-zip').fill(PORTLAND.zipCode);
+          await eventually(() => missing.count()).toBe(0);
+          const inSummary = page.locator('#totals-problem');
+          await eventually(() => inSummary.innerText()).toBe('Failed to calculate shipping and tax');
+          expect(await inSummary.getAttribute('role')).toBe('alert');
+          expect(await page.locator('[data-total="total"]').isVisible()).toBe(false);
+          const beside = page.locator('#checkout-form .totals-problem');
+          expect(await beside.innerText()).toContain('Failed to calculate shipping and tax');
+          const pay = page.locator('button.pay-button');
+          expect(await pay.innerText()).toBe('Pay Now');
+          expect(await pay.getAttribute('aria-disabled')).toBe('true');
+          await expect(pay).toHaveAccessibleDescription('Failed to calculate shipping and tax');
+          expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+          await beside.scrollIntoViewIfNeeded();
+          await check(page, `${device}-checkout-totals-failed`);
+
+          // Asked again once the server answers: the totals come back and Pay offers them.
+          await page.unroute('**/api/calculate-totals');
+          await beside.getByRole('button', { name: 'Try again' }).click();
+          await eventually(() => page.locator('[data-total="total"]').innerText()).toBe(PORTLAND_TOTALS.total);
+          expect(await page.locator('[data-totals-problem]').count()).toBe(0);
+          await eventually(() => pay.innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
+          expect(await pay.getAttribute('aria-disabled')).toBeNull();
+        },
+        { allow: refusedCall(500, /\/api\/calculate-totals:0\)$/) },
+      );
     });
 
     test('a catalogue card adds to the cart with JavaScript off', async () => {

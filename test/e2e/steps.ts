@@ -50,6 +50,12 @@ export async function expectToast(page: Page, title: string, text?: string): Pro
   if (text !== undefined) expect(await toast.locator('.toast-text').innerText()).toBe(text);
 }
 
+/** A payment's failure beside the Pay button, as 'Payment Failed: Your card was declined.' (its title, then what it says). */
+export async function paymentProblem(page: Page): Promise<string> {
+  const problem = page.locator('#payment-problem');
+  return `${await problem.locator('.form-problems-title').innerText()}: ${await problem.locator('p').innerText()}`;
+}
+
 const RUN = Date.now().toString(36);
 let customers = 0;
 

@@ -23,6 +23,7 @@ import {
   newCustomer,
   orderIds,
   pathOf,
+  paymentProblem,
   plentifulBook,
   PORTLAND,
   PORTLAND_TOTALS,
@@ -414,7 +415,7 @@ test.describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), 
       await expectPortlandTotals(page);
       await payWith(page, CARDS.declined);
 
-      await eventually(() => page.locator('#payment-problem').innerText()).toBe(`Payment Failed: ${DECLINE_MESSAGE}`);
+      await eventually(() => paymentProblem(page)).toBe(`Payment Failed: ${DECLINE_MESSAGE}`);
       expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
       await eventually(() => payButton(page).isEnabled()).toBe(true);
       expect(fake.confirmations).toHaveLength(1);

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardForm } from '../../islands/card-form/CardForm.tsx';
 import { COMPLETE_ORDER_ATTEMPTS } from '../../islands/card-form/finish-order.ts';
+import { TOTALS_EVENT, TOTALS_FAILED_EVENT } from '../../islands/lib/checkout-totals.ts';
 
 // After the card is paid, the order is the shop's to find: a lost complete-order answer (a
 // dropped connection, a 5xx) is retried, then the order is looked up by its payment, because
@@ -93,6 +94,29 @@ async function payWithCard(number = '4242 4242 4242 4242') {
   return container;
 }
 
+/**
+ * The payment's failure as the parent meets it: beside the Pay button, drawn as a refusal's
+ * summary is (its title, then what to do), announced, holding the focus, and the button
+ * described by it; never a toast.
+ */
+function problemShown(container: HTMLElement): { title: string; text: string } {
+  const problem = container.querySelector<HTMLElement>('#payment-problem')!;
+  expect(problem.matches('.form-problems[role="alert"][tabindex="-1"]')).toBe(true);
+  // The Pay button is described by all of it, title and reason: no name stands in for it.
+  expect(problem.hasAttribute('aria-labelledby')).toBe(false);
+  expect(document.activeElement).toBe(problem);
+  const pay = container.querySelector('button.pay-button');
+  if (pay) {
+    expect(pay.getAttribute('aria-describedby')).toBe('payment-problem');
+    expect(problem.nextElementSibling).toBe(pay);
+  }
+  expect(document.querySelector('[data-toasts] [data-toast], .toast-error')).toBeNull();
+  return {
+    title: problem.querySelector('h2.form-problems-title')?.textContent ?? '',
+    text: problem.querySelector('p')?.textContent ?? '',
+  };
+}
+
 async function settle() {
   await act(async () => {
     await vi.runAllTimersAsync();
@@ -142,7 +166,7 @@ describe('the card form after a successful payment', () => {
     expect(assign).not.toHaveBeenCalled();
     // Toasts only confirm success: the reason stays beside Pay, announced.
     expect(toasts).toEqual([]);
-    expect(container.querySelector('#payment-problem')?.getAttribute('role')).toBe('alert');
+    expect(problemShown(container).title).toBe('Order Completion Failed');
     const problem = container.querySelector('#payment-problem')!;
     expect(problem.textContent).toContain('Your card was charged');
     expect(problem.textContent).toContain('emailed');
@@ -167,7 +191,7 @@ describe('a confirm call that gets no answer', () => {
     const container = await payWithCard();
     await settle();
     expect(toasts).toEqual([]);
-    expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Something went wrong. Please try again.');
+    expect(problemShown(container)).toEqual({ title: 'Payment Failed', text: 'Something went wrong. Please try again.' });
     expect(countOf('POST /api/complete-order')).toBe(0);
     expect(assign).not.toHaveBeenCalled();
   });
@@ -179,7 +203,7 @@ describe('a payment that really failed', () => {
     const container = await payWithCard('4000 0000 0000 0002');
     await settle();
     expect(toasts).toEqual([]);
-    expect(container.querySelector('#payment-problem')?.textContent).toBe('Payment Failed: Your card was declined.');
+    expect(problemShown(container)).toEqual({ title: 'Payment Failed', text: 'Your card was declined.' });
     expect(countOf('POST /api/complete-order')).toBe(0);
     expect(countOf(`GET ${LOOKUP}`)).toBe(0);
     expect(container.querySelector('button.pay-button')).not.toBeNull();
@@ -227,5 +251,55 @@ describe('a guest form with fields missing', () => {
     expect(first.hasAttribute('aria-invalid')).toBe(false);
     expect(document.getElementById('co-first-error')).toBeNull();
     expect(document.querySelectorAll('#checkout-form > [data-form-problems] li')).toHaveLength(4);
+  });
+});
+
+describe('the Pay button while the summary has no totals it can trust', () => {
+  it('is off and described by the reason until totals come, and pays nothing meanwhile', async () => {
+    const { container } = render(
+      <CardForm variant="account" mode="sandbox" publishableKey={null} customer={{ name: 'Ada Reader', email: 'ada@example.com' }} />,
+      { container: document.getElementById('card-island')! },
+    );
+    act(() => {
+      document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: { total: '27.48' } }));
+    });
+    const pay = container.querySelector('button.pay-button')!;
+    expect(pay.textContent).toBe('Pay $27.48');
+    act(() => {
+      document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: null }));
+      document.dispatchEvent(new CustomEvent(TOTALS_FAILED_EVENT, { detail: 'Failed to calculate shipping and tax' }));
+    });
+    // The old amount is not offered, and a press charges nothing.
+    expect(pay.textContent).toBe('Pay Now');
+    expect(pay.getAttribute('aria-disabled')).toBe('true');
+    expect(pay.getAttribute('aria-describedby')).toBe('totals-problem');
+    fireEvent.submit(document.querySelector('form')!);
+    await settle();
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+
+    act(() => {
+      document.dispatchEvent(new CustomEvent(TOTALS_EVENT, { detail: { total: '27.48' } }));
+    });
+    expect(pay.hasAttribute('aria-disabled')).toBe(false);
+    expect(pay.hasAttribute('aria-describedby')).toBe(false);
+    expect(pay.textContent).toBe('Pay $27.48');
+  });
+});
+
+describe('a card entry that cannot start', () => {
+  it('says so beside Pay without taking the focus from where the parent starts', async () => {
+    const before = document.createElement('input');
+    document.body.prepend(before);
+    before.focus();
+    const { container } = render(<CardForm variant="account" mode="stripe" publishableKey={null} customer={null} />, {
+      container: document.getElementById('card-island')!,
+    });
+    await settle();
+    const problem = container.querySelector('#payment-problem')!;
+    expect(problem.getAttribute('role')).toBe('alert');
+    expect(problem.querySelector('h2.form-problems-title')?.textContent).toBe('Error');
+    expect(problem.querySelector('p')?.textContent).toBe('Card element not found');
+    expect(document.activeElement).toBe(before);
+    expect(toasts).toEqual([]);
   });
 });

@@ -27,23 +27,27 @@ function book(id: number, inStock = 20) {
 let lines: Array<{ id: number; bookId: number; quantity: number; book: ReturnType<typeof book> }>;
 let calls: Array<{ method: string; url: string; body?: unknown }>;
 let hold: Promise<void> | undefined;
+/** The cart API's answer to the next change instead of making it (a refusal, an outage). */
+let refuse: (() => Response) | undefined;
 
 beforeEach(() => {
   lines = [{ id: 1, bookId: 7, quantity: 1, book: book(7) }];
   calls = [];
   hold = undefined;
+  refuse = undefined;
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, url, body });
     if (url === '/api/session') return Response.json({ csrfToken: 't' });
     if (method !== 'GET' && hold) await hold;
+    if (method !== 'GET' && refuse) return refuse();
     if (method === 'DELETE' && url === '/api/cart') lines = [];
     else if (method === 'DELETE') lines = lines.filter((l) => `/api/cart/${l.bookId}` !== url);
     else if (method === 'PUT') lines = lines.map((l) => (`/api/cart/${l.bookId}` === url ? { ...l, quantity: body.quantity } : l));
     return Response.json(lines);
   });
-  document.body.innerHTML = '';
+  document.body.innerHTML = '<div data-toasts><ol></ol></div>';
 });
 afterEach(() => {
   cleanup();
@@ -159,5 +163,66 @@ describe('cart drawer', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(document.activeElement?.getAttribute('aria-haspopup')).toBe('dialog');
+  });
+});
+
+describe('a refused cart change in the drawer', () => {
+  const noToast = () => {
+    expect(document.querySelector('[data-toasts] [data-toast]')).toBeNull();
+    expect(document.querySelector('.toast-error')).toBeNull();
+  };
+
+  it("tells the server's reason beside the line, announced and read with the line's controls; no toast", async () => {
+    lines = [{ id: 1, bookId: 7, quantity: 1, book: book(7, 5) }];
+    await openDrawer();
+    refuse = () => Response.json({ message: 'Only 1 copy of "Book 7" is available.' }, { status: 409 });
+    const plus = screen.getByRole('button', { name: 'One more Book 7' });
+    plus.focus();
+    fireEvent.click(plus);
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('Only 1 copy of "Book 7" is available.');
+    expect(message.closest('li.cart-line')?.textContent).toContain('Book 7');
+    for (const name of ['One more Book 7', 'Remove Book 7', 'Remove Book 7 from cart']) {
+      const control = screen.getByRole('button', { name });
+      expect(control.getAttribute('aria-describedby')?.split(' '), name).toContain(message.id);
+    }
+    // The parent is still where they pressed.
+    expect(document.activeElement).toBe(plus);
+    noToast();
+
+    // The next change that goes through takes the message away.
+    refuse = undefined;
+    fireEvent.click(screen.getByRole('button', { name: 'One more Book 7' }));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Quantity of Book 7' }).textContent).toContain('2'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Book 7 from cart' }).hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it("says 'Failed to remove book from cart' beside the line when the server fails", async () => {
+    await openDrawer();
+    refuse = () => Response.json({ message: 'Something went wrong. Please try again.' }, { status: 500 });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Book 7 from cart' }));
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('Failed to remove book from cart');
+    expect(message.closest('li.cart-line')).not.toBeNull();
+    expect(screen.getByText('Book 7')).toBeTruthy();
+    noToast();
+  });
+
+  it("says 'Failed to clear cart' beside Clear Cart", async () => {
+    await openDrawer();
+    refuse = () => Response.json({ message: 'Something went wrong. Please try again.' }, { status: 500 });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear Cart' }));
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('Failed to clear cart');
+    expect(screen.getByRole('button', { name: 'Clear Cart' }).getAttribute('aria-describedby')).toBe(message.id);
+    noToast();
+  });
+
+  it('still confirms a change that went through with a toast', async () => {
+    await openDrawer();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Book 7 from cart' }));
+    await waitFor(() => expect(document.querySelector('[data-toasts] .toast-title')?.textContent).toBe('Removed from cart'));
+    expect(document.querySelector('.toast-error')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { clientAddress } from '../../web/auth.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
 import { errorProblems, refusal, zodRefusal, type Refusal } from '../../web/form-problems.ts';
 import type { HttpError } from '../../web/errors.ts';
+import { takeRefusal } from '../../web/kept-refusal.ts';
 import { localPath } from '../../web/return-path.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { AccountSecured } from './account-secured.ts';
@@ -29,7 +30,9 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   router.get('/login', (req, res) => {
     const next = localPath(req.query.next);
     if (req.session.userId) return res.redirect(303, next ?? '/dashboard');
-    renderLogin(res, req.query.tab === 'signup' ? 'signup' : 'signin', { next });
+    // 'Access Denied' from a signed-in page (dashboard.pages.ts), above the form that lets the parent in.
+    const denied = takeRefusal(req, (form) => form === 'signin');
+    renderLogin(res, denied ? 'signin' : req.query.tab === 'signup' ? 'signup' : 'signin', { next }, denied?.problems);
   });
 
   router.post('/login', async (req, res) => {

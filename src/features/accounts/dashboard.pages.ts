@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { withFormErrors } from '../../web/form-errors.ts';
 import { errorProblems, refusal, zodProblems, zodRefusal, type Refusal } from '../../web/form-problems.ts';
+import { keepRefusal } from '../../web/kept-refusal.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
 import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
@@ -131,9 +132,12 @@ const PASSWORD_IDS = {
 };
 const ADDRESS_IDS = { address: 'saved-address', city: 'saved-city', zipCode: 'saved-zipCode' };
 
-/** Visitors are sent to /login with 'Access Denied' (docs/architecture.md, "Sign-in, sessions and lockout"). */
+/**
+ * Visitors are sent to /login with 'Access Denied' (docs/architecture.md, "Sign-in, sessions and
+ * lockout"), told at the top of the sign-in form, the one thing that lets them in.
+ */
 const signedInOnly: RequestHandler = (req, res, next) => {
   if (req.session.userId) return next();
-  req.session.flash = { ...M.accessDenied, variant: 'error' };
+  keepRefusal(req, { form: 'signin', title: M.accessDenied.title, problems: [{ message: M.accessDenied.text }], ids: {}, values: {} });
   res.redirect(303, '/login');
 };

@@ -7,6 +7,8 @@ import { AGE_BANDS, type BookSort } from './book-finder.rules.ts';
 import { searchWords } from './book-search.ts';
 import { parse } from '../../web/validate.ts';
 import { renderPage } from '../../web/page-cache.ts';
+import { refusal, type Refusal } from '../../web/form-problems.ts';
+import { takeRefusal } from '../../web/kept-refusal.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
@@ -43,7 +45,10 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       throw err instanceof NotFound ? new NotFound('Book Not Found') : err;
     });
     const recommended = await catalog.recommendedFor(book.id);
+    // Add to Cart refused without JavaScript (src/features/cart/cart.pages.ts) is told here, by its form.
+    const kept = takeRefusal(req, (form) => form === `add-to-cart-${book.id}`);
     await renderPage(res, 'catalog/show', {
+      ...(kept ? { problems: soldOutUnlinked(kept.problems, book), typedQuantity: kept.values.quantity } : {}),
       title: book.title,
       book,
       recommended,
@@ -102,6 +107,12 @@ function buyLinks(book: BookDto) {
   ]
     .filter((link) => link.url)
     .map((link) => ({ ...link, comingSoon: link.url === COMING_SOON }));
+}
+
+/** A sold-out book's quantity menu is switched off: its refusal points to no field. */
+function soldOutUnlinked(problems: Refusal, book: BookDto): Refusal {
+  if (book.inStock > 0) return problems;
+  return refusal({ form: problems.form, title: problems.title, problems: problems.items.map(({ message }) => ({ message })) });
 }
 
 function summary(text: string): string {

@@ -106,13 +106,31 @@ describe('/failedlogin', () => {
 });
 
 describe('/dashboard', () => {
-  it("sends visitors to /login with 'Access Denied'", async () => {
+  it("sends visitors to /login with 'Access Denied' at the top of the sign-in form, not in a toast, once", async () => {
     const agent = shop.browser();
     const res = await agent.get('/dashboard').expect(303);
     expect(res.headers.location).toBe('/login');
-    const login = await agent.get('/login');
-    expect(login.text).toContain('Access Denied');
-    expect(login.text).toContain('Please log in to access your dashboard.');
+    const login = await agent.get('/login').expect(200);
+    const form = /<form method="post" action="\/login" id="signin-form"[^>]*>([\s\S]*?)<\/form>/.exec(login.text)?.[1] ?? '';
+    // The refusal's summary, first in the form, taking the focus on arrival.
+    expect(form.trimStart()).toMatch(/^<div class="form-problems" id="signin-problems" role="alert" tabindex="-1" autofocus/);
+    expect(form).toMatch(/<h2 class="form-problems-title" id="signin-problems-title">Access Denied<\/h2>/);
+    expect(form).toMatch(/<li>Please log in to access your dashboard\.<\/li>/);
+    expect(login.text).not.toContain('class="toast toast-');
+    expect(login.text).not.toContain('toast-error');
+    // Nothing was typed wrong: no field is marked.
+    expect(form).not.toContain('aria-invalid');
+    expect(login.text).toMatch(/id="panel-signin" role="tabpanel" aria-labelledby="tab-signin">/);
+    const again = await agent.get('/login').expect(200);
+    expect(again.text).not.toContain('Access Denied');
+  });
+
+  it("keeps 'Access Denied' for the sign-in page: another page visited first leaves it there", async () => {
+    const agent = shop.browser();
+    await agent.get('/dashboard?tab=orders').expect(303);
+    const cart = await agent.get('/cart').expect(200);
+    expect(cart.text).not.toContain('Access Denied');
+    expect((await agent.get('/login').expect(200)).text).toContain('Access Denied');
   });
 
   it("has Profile, Orders and Settings tabs and a 'Browse Books' button when there are no orders", async () => {

@@ -61,12 +61,14 @@ describe('the per-title limit', () => {
     expect(page.text).toMatch(/id="qty-1"[^>]*max="50"/);
   });
 
-  it('tells a parent without JavaScript why 51 copies were refused', async () => {
-    const { agent, token } = await visitor();
+  it('tells a parent without JavaScript why 51 copies were refused, beside the line, with the 51 kept to correct', async () => {
+    const { agent, token, cart } = await visitor();
     await agent.post('/api/cart').set('x-csrf-token', token).send({ bookId: 1 }).expect(201);
     await agent.post('/cart/items/1').type('form').send({ _csrf: token, quantity: '51' }).expect(303);
     const page = await agent.get('/cart').expect(200);
-    expect(page.text).toContain('Up to 50 copies of each book per order.');
-    expect(page.text).toMatch(/id="qty-1"[^>]*value="1"/);
+    expect(page.text).toMatch(/<small id="qty-1-error" class="field-error">Up to 50 copies of each book per order\.<\/small>/);
+    expect(page.text).toMatch(/id="qty-1"[^>]*value="51"[^>]*aria-invalid="true" aria-describedby="qty-1-error"/);
+    expect(page.text).not.toContain('toast-error');
+    expect(await cart()).toMatchObject([{ quantity: 1 }]);
   });
 });
