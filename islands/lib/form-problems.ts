@@ -21,7 +21,7 @@ interface Shown {
   recheck?: (() => Problem[]) | undefined;
 }
 
-const shown = new WeakMap<HTMLFormElement, Shown>();
+const shown = new WeakMap<HTMLElement, Shown>();
 
 /**
  * Shows a refusal on `form`: ids maps field names to input ids in the form's order. recheck,
@@ -50,12 +50,13 @@ export function showProblems(
 let unnamed = 0;
 
 /**
- * For a form with no field to fault, the button alone (a catalogue card's Add to Cart): the
- * message beside the button, as a field's is, announced and read with the button. The focus
- * stays on the button, which is where the parent is and what they press again.
+ * For a form with no field to fault, the button alone (a catalogue card's Add to Cart), or a
+ * button outside any form (Share, in its row): the message beside the button, as a field's is,
+ * announced and read with the button. The focus stays on the button, which is where the parent
+ * is and what they press again.
  */
-export function showButtonProblem(form: HTMLFormElement, button: HTMLElement, message: string): void {
-  clearProblems(form);
+export function showButtonProblem(within: HTMLElement, button: HTMLElement, message: string): void {
+  clearProblems(within);
   button.id ||= `button-${++unnamed}`;
   const messageId = `${button.id}-error`;
   const shownMessage = element('small', { id: messageId, class: 'field-error', role: 'alert', 'data-field-problem': '' }, message);
@@ -67,7 +68,7 @@ export function showButtonProblem(form: HTMLFormElement, button: HTMLElement, me
 }
 
 /** Takes the summary and every field's message away. */
-export function clearProblems(form: HTMLFormElement): void {
+export function clearProblems(form: HTMLElement): void {
   shown.delete(form);
   form.querySelector(':scope > [data-form-problems]')?.remove();
   for (const message of form.querySelectorAll('[data-field-problem]')) message.remove();

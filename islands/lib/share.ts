@@ -1,3 +1,4 @@
+import { clearProblems, showButtonProblem } from './form-problems.ts';
 import { showToast } from './toast.ts';
 
 // The book page's share button: the system share sheet where there is one, else copy the link.
@@ -9,6 +10,8 @@ export function initShare(): void {
 }
 
 async function share(button: HTMLButtonElement): Promise<void> {
+  const row = button.parentElement ?? document.body;
+  clearProblems(row);
   const data = { title: button.dataset.shareTitle ?? document.title, text: button.dataset.shareText ?? '', url: location.href };
   try {
     if (navigator.share) {
@@ -19,6 +22,7 @@ async function share(button: HTMLButtonElement): Promise<void> {
     showToast({ title: 'Link Copied!', text: 'Book link copied to clipboard. Share it with friends!' });
   } catch (err) {
     if ((err as Error).name === 'AbortError') return; // the parent closed the share sheet
-    showToast({ title: 'Share Failed', text: 'Unable to share or copy link. Try selecting the URL manually.', variant: 'error' });
+    // Beside the button, where the parent looks: the link is still in the address bar to copy.
+    showButtonProblem(row, button, 'Share Failed: Unable to share or copy link. Try selecting the URL manually.');
   }
 }

@@ -7,7 +7,8 @@ export const SWIPE_THRESHOLD_PX = 50;
 export interface ToastInput {
   title: string;
   text?: string;
-  variant?: 'success' | 'error';
+  /** Toasts only confirm success: a failure is told where it happened (islands/lib/form-problems.ts). */
+  variant?: 'success';
   durationMs?: number;
 }
 
@@ -25,7 +26,7 @@ export function showToast({ title, text = '', variant = 'success', durationMs = 
   item.className = `toast toast-${variant}`;
   item.dataset.toast = '';
   const body = document.createElement('div');
-  body.setAttribute('role', variant === 'error' ? 'alert' : 'status');
+  body.setAttribute('role', 'status');
   for (const [cls, value] of [
     ['toast-title', title],
     ['toast-text', text],

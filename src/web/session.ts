@@ -16,7 +16,8 @@ declare module 'express-session' {
     /** The account's session version at sign-in (see endStaleSessions). */
     sessionVersion: number;
     cartId: number;
-    flash: { title: string; text: string; variant: 'success' | 'error' };
+    // Toasts only confirm success: a refusal is told on its form (src/web/form-problems.ts).
+    flash: { title: string; text: string; variant: 'success' };
     /** When the session was last extended (see renewAgingSessions). */
     renewedAt: number;
   }

@@ -85,9 +85,18 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
     const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId });
     const lines = order.items.map((item) => ({ bookId: item.bookId, title: item.book.title, quantity: item.quantity }));
     const { shortfalls } = await carts.addAgain({ userId }, lines);
-    req.session.flash = shortfalls.length
-      ? { title: 'Some books could not be added', text: shortfalls.map(shortfallMessage).join(' '), variant: 'error' }
-      : { title: 'Added to cart', text: `The books from order #${order.id} are in your cart.`, variant: 'success' };
+    if (shortfalls.length) {
+      // What could not come back is listed at the top of the cart, above the lines it concerns.
+      keepRefusal(req, {
+        form: 'cart-buy-again',
+        title: 'Some books could not be added',
+        problems: shortfalls.map((shortfall) => ({ message: shortfallMessage(shortfall) })),
+        ids: {},
+        values: {},
+      });
+    } else {
+      req.session.flash = { title: 'Added to cart', text: `The books from order #${order.id} are in your cart.`, variant: 'success' };
+    }
     res.redirect(303, '/cart');
   });
 

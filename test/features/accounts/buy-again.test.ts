@@ -3,6 +3,7 @@ import type supertest from 'supertest';
 import { buildTestShop, formToken, type TestShop } from '../../helpers/app.ts';
 import { setStock } from '../../helpers/checkout.ts';
 import { placePaidOrder } from '../../helpers/orders.ts';
+import { summaryOf, toastsOf } from '../../helpers/refusals.ts';
 import { MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
 
 let shop: TestShop;
@@ -51,7 +52,15 @@ describe("the dashboard's 'Buy again'", () => {
     await buyAgain(buyer.agent, orderId);
     expect(await cartLines(buyer.agent)).toEqual({ 2: 3 });
     const cart = await buyer.agent.get('/cart').expect(200);
-    expect(cart.text).toContain(`Only 3 copies of &quot;${await titleOf(2)}&quot; were available.`);
+    // Told at the top of the cart in the refusal summary, not in a toast that fades.
+    expect(summaryOf(cart.text, 'cart-buy-again')).toEqual({
+      title: 'Some books could not be added',
+      items: [`Only 3 copies of "${await titleOf(2)}" were available.`],
+      links: [null],
+    });
+    expect(toastsOf(cart.text).filter((toast) => toast.variant === 'error')).toEqual([]);
+    // Once: the next visit to the cart is quiet.
+    expect(summaryOf((await buyer.agent.get('/cart').expect(200)).text, 'cart-buy-again')).toBeNull();
   });
 
   it('stops at the per-line maximum', async () => {
