@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const SHARED = { testTimeout: 20_000, hookTimeout: 30_000 };
@@ -5,6 +6,10 @@ const SHARED = { testTimeout: 20_000, hookTimeout: 30_000 };
 // `npm test`: unit, API and component tests. Browser journeys run under Playwright (playwright.config.ts).
 export default defineConfig({
   test: {
+    // One file more than the cores: a file spends part of its time waiting on its database, its
+    // mail server or a child process, and vitest's default (one fewer than the cores) leaves a
+    // two-core machine running one file at a time.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         test: {
