@@ -66,9 +66,9 @@ export function formatUsdDecimal(decimal: string): string {
   return formatUsd(toCents(decimal));
 }
 
+const USD_BRIEF = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', trailingZeroDisplay: 'stripIfInteger' });
+
 /** "$1,250" or "$1,250.50": a scale's label, grouped, with cents only when there are some. */
 export function formatUsdBrief(cents: Cents): string {
-  const [, sign, whole, fraction] = /^(-?)(\d+)\.(\d\d)$/.exec(toDecimal(cents))!;
-  const grouped = whole!.replace(/\B(?=(\d{3})+$)/g, ',');
-  return `${sign}$${grouped}${fraction === '00' ? '' : `.${fraction}`}`;
+  return USD_BRIEF.format(toDecimal(cents) as Intl.StringNumericLiteral);
 }

@@ -35,4 +35,22 @@ describe('money in the back office', () => {
     expect(order).toContain('$2,104.99');
     expect(textOf((await agent.get('/admin/books').expect(200)).text)).toContain('$1,250.00');
   });
+
+  it("shows each line's total beside its quantity and price on the order page", async () => {
+    const orderId = await insertOrder(shop.db, {
+      userId,
+      total: '45.47',
+      amounts: { subtotal: '38.48', shipping: '4.99', handling: '2.50', tax: '0.00' },
+      lines: [
+        { title: 'Three Little Owls', quantity: 3, price: '7.99' },
+        { title: 'One Big Bear', quantity: 1, price: '14.51' },
+      ],
+    });
+    const html = (await agent.get(`/admin/orders/${orderId}`).expect(200)).text;
+    const rows = [...html.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(2));
+    expect(rows).toEqual([
+      ['3', '$7.99', '$23.97'],
+      ['1', '$14.51', '$14.51'],
+    ]);
+  });
 });
