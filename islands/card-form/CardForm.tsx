@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatUsdDecimal } from '../../src/lib/money.ts';
 import { api, ApiError, messageOf, rememberCsrfToken } from '../lib/api.ts';
 import { showTotals, TOTALS_EVENT, TOTALS_FAILED_EVENT, TOTALS_PROBLEM_ID, type TotalsAnswer } from '../lib/checkout-totals.ts';
+import { forgetKeptFields } from '../lib/kept-fields.ts';
 import { showToast } from '../lib/toast.ts';
 import { clearProblems, showProblems } from '../lib/form-problems.ts';
 import { CHECKOUT_FIELD_IDS, problemsWith, readDetails, type CheckoutDetails } from './details.ts';
@@ -205,6 +206,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   }
 
   function confirmed(order: PlacedOrder): void {
+    forgetKeptFields();
     showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
     const query = new URLSearchParams({ orderId: String(order.id) });
     if (variant === 'guest') query.set('paymentIntentId', order.stripePaymentIntentId);

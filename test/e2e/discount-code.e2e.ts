@@ -104,12 +104,31 @@ async function parentPaysWithTheCode(viewport: BrowserContextOptions, size: stri
       await page.goto(`${shop.baseUrl}/authcheckout`);
       await page.locator('#card-number').waitFor();
 
+      // What the parent typed before trying a code outlives the page the code's form comes back to.
+      const note = 'For Pip, who loves the moon.';
+      await page.locator('#co-address').fill(PORTLAND.address);
+      await page.locator('#co-city').fill(PORTLAND.city);
+      await page.locator('#co-gift-note').fill(note);
+      const typedSoFar = async () => [
+        await page.locator('#co-address').inputValue(),
+        await page.locator('#co-city').inputValue(),
+        await page.locator('#co-gift-note').inputValue(),
+      ];
+
       const field = page.getByLabel('Discount code', { exact: true });
       await field.fill('NOT-A-CODE');
       const refused = await submitForm(page, page.getByRole('button', { name: 'Apply', exact: true }));
       expect(refused.status()).toBe(400);
-      expect(await page.locator('#co-discount-error').innerText()).toBe("We don't recognise that code. Please check it and try again.");
+      const wrong = "We don't recognise that code. Please check it and try again.";
+      // Told as every refusal is: a summary that takes the focus and links to the field, and the message beside it.
+      const problems = page.locator('#discount-problems');
+      expect(await problems.getByRole('heading').innerText()).toBe('Discount code not applied');
+      expect(await problems.getByRole('link', { name: wrong }).getAttribute('href')).toBe('#co-discount');
+      await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('discount-problems');
+      expect(await page.locator('#co-discount-error').innerText()).toBe(wrong);
       expect(await page.getByLabel('Discount code', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('Discount code', { exact: true }).inputValue()).toBe('NOT-A-CODE');
+      expect(await typedSoFar()).toEqual([PORTLAND.address, PORTLAND.city, note]);
       await check(page, `discount-refused-${size}`);
 
       await page.getByLabel('Discount code', { exact: true }).fill(CODE.toLowerCase());
@@ -119,6 +138,7 @@ async function parentPaysWithTheCode(viewport: BrowserContextOptions, size: stri
       });
       await expectToast(page, 'Discount applied', `Code ${CODE} applied.`);
       expect(await page.locator('[data-total="discount"]').innerText()).toBe(TOTALS.discount);
+      expect(await typedSoFar()).toEqual([PORTLAND.address, PORTLAND.city, note]);
       await checkRemoveButton(page, size);
 
       await page.locator('#co-address').fill(PORTLAND.address);

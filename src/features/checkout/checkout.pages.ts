@@ -13,6 +13,7 @@ import { orderId } from '../orders/orders.schemas.ts';
 import { signInPathFor } from '../../web/return-path.ts';
 import { isClientError } from '../../web/errors.ts';
 import { bodyFields } from '../../web/validate.ts';
+import { NO_PROBLEMS, refusal, type Refusal } from '../../web/form-problems.ts';
 import type { AppliedCode } from '../discounts/discount-uses.ts';
 import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 import { enteredCode } from '../discounts/discounts.schemas.ts';
@@ -135,7 +136,8 @@ export function checkoutPages(deps: {
       discount: applied.code
         ? { code: applied.code.code, amount: formatUsd(discount), freeShipping: applied.code.offer.kind === 'free_shipping' }
         : null,
-      discountField: { value: form.entered ?? '', error: form.error ?? applied.error ?? null },
+      discountEntered: form.entered ?? '',
+      discountProblems: discountRefusal(form.error ?? applied.error),
       freeShipping: formatUsd(FREE_SHIPPING_THRESHOLD_CENTS),
       cardProps: {
         variant,
@@ -147,4 +149,15 @@ export function checkoutPages(deps: {
   }
 
   return router;
+}
+
+/** A refused or dropped code, told as every form tells a refusal: a summary and the message beside the field. */
+function discountRefusal(message: string | undefined): Refusal {
+  if (!message) return NO_PROBLEMS;
+  return refusal({
+    form: 'discount',
+    title: 'Discount code not applied',
+    problems: [{ field: 'code', message }],
+    ids: { code: 'co-discount' },
+  });
 }
