@@ -213,10 +213,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
 
       const intent = await payments.retrievePaymentIntent(paymentIntentId);
       if (intent.status !== 'succeeded') throw new Conflict(CHECKOUT_MESSAGES.notPaid);
-      if (intent.amountCents !== checkout.total) {
-        log.error({ paymentIntentId, paid: intent.amountCents, expected: checkout.total }, 'payment amount does not match its checkout');
-        throw new Conflict(CHECKOUT_MESSAGES.amountMismatch);
-      }
+      if (!paidInFull(intent, checkout)) throw new Conflict(CHECKOUT_MESSAGES.amountMismatch);
       const settled = await completion.settle(checkout);
       if (settled.kind === 'refunded') throw new Conflict(CHECKOUT_MESSAGES.refunded(settled.title));
       return toOrderDto(settled.order);
@@ -262,9 +259,23 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
     },
   };
 
+  /**
+   * A payment becomes an order only for the checkout's own total, through every door: one for
+   * another amount is left for the operator (logged at error on each sweep) and never filled.
+   */
+  function paidInFull(intent: { id: string; amountCents: number }, checkout: Checkout): boolean {
+    if (intent.amountCents === checkout.total) return true;
+    log.error(
+      { paymentIntentId: intent.id, paid: intent.amountCents, expected: checkout.total },
+      'payment amount does not match its checkout',
+    );
+    return false;
+  }
+
   async function settleLeftover(checkout: Checkout, now: Date): Promise<boolean> {
     const intent = await payments.retrievePaymentIntent(checkout.paymentIntentId);
     if (intent.status === 'succeeded') {
+      if (!paidInFull(intent, checkout)) return false;
       await completion.settle(checkout);
       return true;
     }

@@ -98,6 +98,20 @@ describe('the checkout sweep', () => {
     expect(await stockOf(shop, BOOK)).toBe(8);
   });
 
+  it('never fills a paid payment whose amount is not its checkout\u2019s total', async () => {
+    const buyer = await startedCheckout();
+    const id = buyer.intent!.paymentIntentId;
+    const row = await shop.db<{ paymentIntentId: string; total: number }>('checkouts').where({ paymentIntentId: id }).first('total');
+    await shop
+      .db('sandboxPaymentIntents')
+      .where({ id })
+      .update({ status: 'succeeded', amountCents: Number(row!.total) - 100 });
+    await checkout.sweep(minutes(3));
+    await checkout.sweep(minutes(25));
+    expect(await shop.db('orders').where({ stripePaymentIntentId: id })).toHaveLength(0);
+    expect((await statusOf(buyer)).checkout).toBe('open');
+  });
+
   it('finishes a refund that was decided but did not go through', async () => {
     const buyer = await startedCheckout();
     const id = buyer.intent!.paymentIntentId;
