@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { clientAddress } from '../../web/auth.ts';
-import { BadRequest, HttpError, NotFound } from '../../web/errors.ts';
+import { BadRequest, isClientError, NotFound } from '../../web/errors.ts';
+import { errorProblems, refusal, zodRefusal, type Refusal } from '../../web/form-problems.ts';
 import { bodyFields } from '../../web/validate.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { BACK_IN_STOCK_MESSAGES as M, notifyRequest, unsubscribeRequest } from './back-in-stock.schemas.ts';
@@ -15,20 +16,24 @@ export function backInStockPages(backInStock: BackInStock): Router {
   router.post('/books/:id/notify', async (req, res) => {
     const id = bookId.safeParse(req.params.id);
     if (!id.success) throw new NotFound('Book Not Found');
+    // What the parent typed comes back with any refusal, told as every form tells one.
+    const email = bodyFields(req.body).email;
     const input = notifyRequest.safeParse(req.body);
     if (!input.success) {
-      renderAnswer(res, 400, { bookId: id.data, problem: input.error.issues[0]?.message ?? M.badLink, email: bodyFields(req.body).email });
+      renderForm(res.status(400), id.data, email, zodRefusal({ form: NOTIFY_FORM, title: M.refused, error: input.error, ids: NOTIFY_IDS }));
       return;
     }
     let book: { title: string };
     try {
       book = await backInStock.request({ bookId: id.data, email: input.data.email }, clientAddress(req));
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status === 404) throw err;
-      renderAnswer(res, err.status, { bookId: id.data, problem: err.message });
+      if (!isClientError(err) || err.status === 404) throw err;
+      // Too many requests, or the book is on sale again: told beside the form's one field.
+      const problems = errorProblems(err).map((p) => ({ ...p, field: p.field ?? 'email' }));
+      renderForm(res.status(err.status), id.data, email, refusal({ form: NOTIFY_FORM, title: M.refused, problems, ids: NOTIFY_IDS }));
       return;
     }
-    renderAnswer(res, 200, { bookId: id.data, done: { title: M.requested.title(book.title), text: M.requested.text } });
+    renderDone(res, id.data, { title: M.requested.title(book.title), text: M.requested.text });
   });
 
   router.get('/notify/unsubscribe', async (req, res) => {
@@ -60,17 +65,19 @@ function tokenOf(req: Request): { token: string } {
   return parsed.data;
 }
 
-function renderAnswer(
-  res: Response,
-  status: number,
-  answer: { bookId: number; done?: { title: string; text: string }; problem?: string; email?: unknown },
-): void {
-  res.status(status).render('back-in-stock/answer', {
-    title: answer.done ? answer.done.title : "Email me when it's back",
-    status,
-    bookId: answer.bookId,
-    done: answer.done,
-    problem: answer.problem,
-    email: typeof answer.email === 'string' ? answer.email : '',
+/** The form's name (its summary is #notify-problems) and its one input. */
+const NOTIFY_FORM = 'notify';
+const NOTIFY_IDS = { email: 'notify-email' };
+
+function renderForm(res: Response, bookId: number, email: unknown, problems: Refusal): void {
+  res.render('back-in-stock/answer', {
+    title: "Email me when it's back",
+    bookId,
+    problems,
+    email: typeof email === 'string' ? email : '',
   });
+}
+
+function renderDone(res: Response, bookId: number, done: { title: string; text: string }): void {
+  res.status(200).render('back-in-stock/answer', { title: done.title, bookId, done });
 }

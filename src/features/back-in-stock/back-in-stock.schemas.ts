@@ -11,6 +11,8 @@ export const BACK_IN_STOCK_MESSAGES = {
     // The same words whether or not the address had already asked: the page tells nobody what an address did.
     text: 'As soon as copies arrive, we will send one email to that address with a link to the book. Each email has a link to cancel.',
   },
+  /** The heading of the form's summary when a request is not taken, whatever the reason. */
+  refused: 'Could not sign you up for the email',
   inStock: 'Good news: this book is in stock now, so you can add it to your cart straight away.',
   tooMany: 'Too many requests for now. Please wait a little while and try again.',
   badLink: 'This link is not complete. Please open it again from the email we sent.',

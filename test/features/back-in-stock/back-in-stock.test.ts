@@ -6,6 +6,7 @@ import { textOf } from '../../helpers/admin-fixtures.ts';
 import { addBook, bookFormFields, postAdminForm } from '../../helpers/book-admin.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 import { rawGet } from '../../helpers/raw-http.ts';
+import { fieldProblem, summaryForms, summaryOf, toastsOf, valueOf } from '../../helpers/refusals.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { BACK_IN_STOCK_LIMITS, BACK_IN_STOCK_MESSAGES } from '../../../src/features/back-in-stock/back-in-stock.schemas.ts';
 
@@ -56,6 +57,30 @@ async function mailsTo(email: string, about: string) {
 
 const backSubject = (title: string) => `${title} is back in stock`;
 
+/**
+ * A refusal told as every form tells one (src/web/form-problems.ts): the form again, its summary
+ * first (focused on load, the problem a link to the field), the message beside the field and
+ * tied to it, and the address as it was typed.
+ */
+function expectRefusedForm(html: string, { message, typed }: { message: string | RegExp; typed: string }): void {
+  expect(summaryForms(html)).toEqual(['notify']);
+  const summary = summaryOf(html, 'notify')!;
+  expect(summary.title).toBe(BACK_IN_STOCK_MESSAGES.refused);
+  expect(summary.items).toHaveLength(1);
+  expect(summary.items[0]).toMatch(message);
+  expect(summary.links).toEqual(['#notify-email']);
+  expect(html).toMatch(/<div class="form-problems" id="notify-problems" role="alert" tabindex="-1" autofocus/);
+  const field = fieldProblem(html, 'notify-email');
+  expect(field.invalid).toBe(true);
+  expect(field.tag).toContain('aria-describedby="notify-hint notify-email-error"');
+  expect(field.message).toBe(summary.items[0]);
+  expect(valueOf(html, 'notify-email')).toBe(typed);
+  expect(html).toMatch(
+    /<form method="post" action="\/books\/\d+\/notify"[\s\S]*<button type="submit"[^>]*>Email me when it's back<\/button>/,
+  );
+  expect(toastsOf(html)).toEqual([]);
+}
+
 function unsubscribeLink(raw: string): string {
   const match = /https?:\/\/[^\s"<>]+\/notify\/unsubscribe\?token=[A-Za-z0-9_.-]+/.exec(raw);
   if (!match) throw new Error('no unsubscribe link in the mail');
@@ -92,10 +117,11 @@ describe('the form on a Coming Soon book', () => {
     const id = await addBook(operator, { isbn: '', title: 'Plenty Of Copies', stock: '8' });
     const page = await rawGet(shop.app, `/books/${id}`, { 'Accept-Encoding': 'identity' });
     expect(page.body.toString('utf8')).not.toContain(`/books/${id}/notify`);
-    const email = freshEmail();
+    const email = freshEmail().toUpperCase();
     const res = await ask(id, email);
     expect(res.status).toBe(409);
     expect(textOf(res.text)).toContain(BACK_IN_STOCK_MESSAGES.inStock);
+    expectRefusedForm(res.text, { message: BACK_IN_STOCK_MESSAGES.inStock, typed: email });
     expect(await waiting(id)).toEqual([]);
   });
 
@@ -109,12 +135,13 @@ describe('the form on a Coming Soon book', () => {
     expect(await waiting(id)).toEqual([]);
   });
 
-  it('refuses a bad email with 400 and a message, and keeps nothing', async () => {
+  it('refuses a bad email with 400 and the form again: summary, the message beside the field, the address as typed; keeps nothing', async () => {
     const id = await comingSoon('Bad Address Book');
-    for (const email of ['', 'not-an-email', 'two words@example.com', `${'a'.repeat(250)}@example.com`]) {
+    for (const email of ['', 'not-an-email', 'two words@example.com', `${'a'.repeat(250)}@example.com`, 'Parent@Example']) {
       const res = await ask(id, email);
       expect(res.status).toBe(400);
       expect(textOf(res.text)).toMatch(/valid email address|at most 254 characters/);
+      expectRefusedForm(res.text, { message: /valid email address|at most 254 characters/, typed: email });
     }
     expect(await waiting(id)).toEqual([]);
   });
@@ -130,6 +157,7 @@ describe('the form on a Coming Soon book', () => {
     expect(res.status).toBe(400);
     expect(textOf(res.text)).toContain('Please enter a valid email address');
     expect(textOf(res.text)).not.toMatch(/Invalid input|expected string/);
+    expectRefusedForm(res.text, { message: 'Please enter a valid email address', typed: '' });
     expect(await waiting(id)).toEqual([]);
   });
 
@@ -332,6 +360,7 @@ describe('throttles', () => {
     const refused = await askLimited(books.at(-1)!, email, freshClient());
     expect(refused.status).toBe(429);
     expect(textOf(refused.text)).toContain(BACK_IN_STOCK_MESSAGES.tooMany);
+    expectRefusedForm(refused.text, { message: BACK_IN_STOCK_MESSAGES.tooMany, typed: email });
     expect(await limited.db('backInStockRequests').where({ bookId: books.at(-1)! })).toHaveLength(0);
   });
 
@@ -348,9 +377,10 @@ describe('throttles', () => {
     const [id] = await comingSoonBooks(1);
     const client = freshClient();
     for (let i = 0; i < BACK_IN_STOCK_LIMITS.perClient; i++) expect((await askLimited(id!, freshEmail(), client)).status).toBe(200);
-    const email = freshEmail();
+    const email = ` ${freshEmail().toUpperCase()} `;
     const refused = await askLimited(id!, email, client);
     expect(refused.status).toBe(429);
-    expect(await limited.db('backInStockRequests').where({ email })).toHaveLength(0);
+    expectRefusedForm(refused.text, { message: BACK_IN_STOCK_MESSAGES.tooMany, typed: email });
+    expect(await limited.db('backInStockRequests').where({ email: email.trim().toLowerCase() })).toHaveLength(0);
   });
 });
