@@ -11,6 +11,18 @@ interface MailLine {
   price: Decimal;
 }
 
+/**
+ * What happened to an order, told as its page tells it (features/orders/order-story.ts): the
+ * sender computes it for the order as it is when the message is sent, and the message shows
+ * its heading, icon and sentences word for word.
+ */
+interface MailStory {
+  heading: string;
+  icon: string;
+  tone: string;
+  sentences: string[];
+}
+
 interface MailAddress {
   shippingAddress: string;
   city: string;
@@ -51,8 +63,7 @@ export interface MailData {
     giftNote?: string | null;
     giftRecipient?: string | null;
     orderUrl: string;
-    /** What happened to the order, told as its page tells it (features/orders/order-story.ts). */
-    story: { heading: string; icon: string; tone: string; sentences: string[] };
+    story: MailStory;
   };
   /** A payment refunded before it became an order: the reference is the payment's. */
   'order-refunded': { firstName: string; orderId: number | string; total: Decimal; reason: string };
@@ -65,9 +76,26 @@ export interface MailData {
     trackingLink: string;
     estimatedDelivery: string;
     orderUrl: string;
+    /** The shipped order's story: carrier, tracking number, day, and any money given back. */
+    story: MailStory;
   };
-  'order-canceled': { firstName: string; orderId: number; refunded: Decimal };
-  'order-partial-refund': { firstName: string; orderId: number; amount: Decimal; reason: string; refundedTotal: Decimal };
+  'order-canceled': {
+    firstName: string;
+    orderId: number;
+    /** What the order has had back in all; "0.00" when nothing was charged. */
+    refunded: Decimal;
+    /** The canceled order's story: the amount refunded. */
+    story: MailStory;
+  };
+  'order-partial-refund': {
+    firstName: string;
+    orderId: number;
+    /** This refund. */
+    amount: Decimal;
+    reason: string;
+    /** What the order's story now says of the money given back in all (refundedSentence in order-story.ts). */
+    refundedSoFar: string;
+  };
   'contact-received': { firstName: string };
   /** A parent asked to hear when a Coming Soon book is back: the confirmation, with the cancel link. */
   'back-in-stock-waiting': { title: string; bookUrl: string; unsubscribeUrl: string };

@@ -1,4 +1,4 @@
-import { formatUsdDecimal } from '../../lib/money.ts';
+import { formatUsdDecimal, toCents } from '../../lib/money.ts';
 import type { MailData, MailTemplate } from './mail.types.ts';
 
 /** The subject line of each message, built from the same data as its body. */
@@ -10,7 +10,8 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   'order-confirmation': (d) => `Your order #${d.orderId} is confirmed`,
   'order-refunded': (d) => `About your order #${d.orderId}: refunded`,
   'order-shipped': (d) => `Your order #${d.orderId} is on its way`,
-  'order-canceled': (d) => `Your order #${d.orderId} was canceled and refunded`,
+  // An order with nothing charged was not refunded, and its story says so.
+  'order-canceled': (d) => `Your order #${d.orderId} was canceled${toCents(d.refunded) > 0 ? ' and refunded' : ''}`,
   'order-partial-refund': (d) => `A refund on your order #${d.orderId}`,
   'contact-received': () => 'We received your message',
   'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,

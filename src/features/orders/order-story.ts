@@ -30,9 +30,19 @@ export interface StoryFacts {
 
 const SHIP_WITHIN = 'Your books will ship within 1-2 business days.';
 
+/**
+ * What the story of a paid, shipped or delivered order adds once money was given back on it
+ * ("2099.00" refunded in all): the partial refund email says it in the same words.
+ */
+export function refundedSentence(refundedAmount: string): string {
+  return `${formatUsdDecimal(refundedAmount)} of this order was refunded to your card.`;
+}
+
 export function orderStory(order: StoryFacts): OrderStory {
   const tone = statusTone(order.status);
-  const refunded = order.refundedAmount && order.refundedAmount !== '0.00' ? formatUsdDecimal(order.refundedAmount) : null;
+  const refundedAmount = order.refundedAmount && order.refundedAmount !== '0.00' ? order.refundedAmount : null;
+  const refunded = refundedAmount ? formatUsdDecimal(refundedAmount) : null;
+  const refundNote = refundedAmount ? [refundedSentence(refundedAmount)] : [];
   const arrives = order.estimatedDelivery ? `It should arrive by ${longDate(order.estimatedDelivery)}.` : null;
   switch (order.status) {
     case 'succeeded':
@@ -40,7 +50,7 @@ export function orderStory(order: StoryFacts): OrderStory {
         heading: 'Order Confirmed!',
         icon: 'check',
         tone,
-        sentences: [`Thank you! ${SHIP_WITHIN}`, ...(refunded ? [`${refunded} of this order was refunded to your card.`] : [])],
+        sentences: [`Thank you! ${SHIP_WITHIN}`, ...refundNote],
       };
     case 'shipped': {
       const carrier = order.carrier && order.carrier !== 'Other' ? ` with ${order.carrier}` : '';
@@ -49,11 +59,7 @@ export function orderStory(order: StoryFacts): OrderStory {
         heading: 'Your Order Is on Its Way',
         icon: 'truck',
         tone,
-        sentences: [
-          `Good news: order #${order.id} has shipped${carrier}.${tracking}`,
-          ...(arrives ? [arrives] : []),
-          ...(refunded ? [`${refunded} of this order was refunded to your card.`] : []),
-        ],
+        sentences: [`Good news: order #${order.id} has shipped${carrier}.${tracking}`, ...(arrives ? [arrives] : []), ...refundNote],
       };
     }
     case 'delivered':
@@ -61,10 +67,7 @@ export function orderStory(order: StoryFacts): OrderStory {
         heading: 'Order Delivered',
         icon: 'home',
         tone,
-        sentences: [
-          `Order #${order.id} has been delivered. We hope the books bring many happy bedtimes.`,
-          ...(refunded ? [`${refunded} of this order was refunded to your card.`] : []),
-        ],
+        sentences: [`Order #${order.id} has been delivered. We hope the books bring many happy bedtimes.`, ...refundNote],
       };
     case 'canceled':
       return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mailTemplates, type MailData, type MailTemplate } from '../../../src/features/mail/mail.types.ts';
 import { createMailRenderer } from '../../../src/features/mail/templates.ts';
-import { orderStory } from '../../../src/features/orders/order-story.ts';
+import { orderStory, refundedSentence } from '../../../src/features/orders/order-story.ts';
 
 const renderer = createMailRenderer({ baseUrl: 'https://shop.example.com', cache: false });
 
@@ -106,19 +106,47 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
       trackingLink: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
       estimatedDelivery: 'December 2, 2026',
       orderUrl: '/order-confirmation?orderId=21',
+      story: orderStory({
+        id: 21,
+        status: 'shipped',
+        carrier: 'UPS',
+        trackingNumber: '1Z999AA10123456784',
+        estimatedDelivery: '2026-12-02',
+      }),
     },
     subject: 'Your order #21 is on its way',
-    shows: ['Mia', '#21', 'UPS', '1Z999AA10123456784', 'https://www.ups.com/track?tracknum=1Z999AA10123456784', 'December 2, 2026'],
+    shows: [
+      'Mia',
+      '#21',
+      'UPS',
+      '1Z999AA10123456784',
+      'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      'December 2, 2026',
+      'Your Order Is on Its Way',
+      'Good news: order #21 has shipped with UPS. Its tracking number is 1Z999AA10123456784.',
+      'It should arrive by December 2, 2026.',
+    ],
   },
   'order-canceled': {
-    data: { firstName: 'Leo', orderId: 22, refunded: '31.48' },
+    data: {
+      firstName: 'Leo',
+      orderId: 22,
+      refunded: '2099.00',
+      story: orderStory({ id: 22, status: 'canceled', refundedAmount: '2099.00' }),
+    },
     subject: 'Your order #22 was canceled and refunded',
-    shows: ['Leo', '#22', '$31.48'],
+    shows: [
+      'Leo',
+      '#22',
+      'Order Canceled',
+      'Order #22 was canceled and $2,099.00 was refunded to your card.',
+      'Depending on your bank, a refund can take 5 to 10 business days to appear on your statement.',
+    ],
   },
   'order-partial-refund': {
-    data: { firstName: 'Ada', orderId: 23, amount: '5.00', reason: 'Cover arrived bent', refundedTotal: '5.00' },
+    data: { firstName: 'Ada', orderId: 23, amount: '5.00', reason: 'Cover arrived bent', refundedSoFar: refundedSentence('12.50') },
     subject: 'A refund on your order #23',
-    shows: ['Ada', '#23', '$5.00', 'Cover arrived bent'],
+    shows: ['Ada', '#23', '$5.00', 'Cover arrived bent', 'A refund on your order #23', '$12.50 of this order was refunded to your card.'],
   },
   'contact-received': {
     data: { firstName: 'Ivy' },
@@ -230,6 +258,87 @@ describe('mail templates', () => {
       expect(hrefs.length).toBeGreaterThan(0);
       // The shop's own links, or a carrier's tracking page (the shipped email).
       for (const href of hrefs) expect(href).toMatch(/^https:\/\/(shop\.example\.com|www\.ups\.com)\//);
+    });
+  });
+
+  describe("an order's status emails tell the story of the order's page", () => {
+    /** The message's heading: the HTML part's h1, the text part's first line. */
+    const headings = (mail: { text: string; html: string }) => ({
+      html: /<h1[^>]*>([^<]*)<\/h1>/.exec(mail.html)?.[1],
+      text: mail.text.split('\n')[0],
+    });
+    const showsEverySentence = (mail: { text: string; html: string }, sentences: string[]) => {
+      for (const sentence of sentences) {
+        expect(mail.text).toContain(sentence);
+        expect(mail.html).toContain(`>${sentence}</p>`);
+      }
+    };
+
+    it('shipped: the heading of a shipped order, its carrier, tracking number and day', () => {
+      const story = orderStory({
+        id: 21,
+        status: 'shipped',
+        carrier: 'FedEx',
+        trackingNumber: '7712 3456 7890',
+        estimatedDelivery: '2026-12-03',
+      });
+      const mail = renderer.render('order-shipped', {
+        ...samples['order-shipped'].data,
+        carrier: 'FedEx',
+        trackingNumber: '7712 3456 7890',
+        story,
+      });
+      expect(headings(mail)).toEqual({ html: story.heading, text: story.heading });
+      expect(story.heading).toBe('Your Order Is on Its Way');
+      showsEverySentence(mail, story.sentences);
+      expect(story.sentences).toContain('Good news: order #21 has shipped with FedEx. Its tracking number is 7712 3456 7890.');
+      // The old heading of its own is gone; the subject, which says the same, stays.
+      expect(mail.html).not.toContain('Your order #21 is on its way</h1>');
+      expect(mail.subject).toBe('Your order #21 is on its way');
+    });
+
+    it('shipped after a partial refund: says what was given back, as the page does', () => {
+      const story = orderStory({ id: 21, status: 'shipped', carrier: 'UPS', trackingNumber: '1Z9', refundedAmount: '5.00' });
+      const mail = renderer.render('order-shipped', { ...samples['order-shipped'].data, story });
+      showsEverySentence(mail, story.sentences);
+      expect(mail.text).toContain('$5.00 of this order was refunded to your card.');
+    });
+
+    it('canceled: the heading of a canceled order and the amount refunded, never a celebration', () => {
+      const story = orderStory({ id: 22, status: 'canceled', refundedAmount: '2099.00' });
+      const mail = renderer.render('order-canceled', { firstName: 'Leo', orderId: 22, refunded: '2099.00', story });
+      expect(headings(mail)).toEqual({ html: story.heading, text: story.heading });
+      expect(story.heading).toBe('Order Canceled');
+      showsEverySentence(mail, story.sentences);
+      expect(mail.text).toContain('Order #22 was canceled and $2,099.00 was refunded to your card.');
+      for (const part of [mail.text, mail.html]) expect(part).not.toMatch(/Order Confirmed|ship within/);
+    });
+
+    it('canceled with nothing charged: neither the story nor the subject speaks of a refund', () => {
+      const story = orderStory({ id: 22, status: 'canceled', refundedAmount: '0.00' });
+      const mail = renderer.render('order-canceled', { firstName: 'Leo', orderId: 22, refunded: '0.00', story });
+      showsEverySentence(mail, story.sentences);
+      expect(mail.text).toContain('Order #22 was canceled and nothing was charged.');
+      expect(mail.subject).toBe('Your order #22 was canceled');
+    });
+
+    it("partial refund: the refund's own heading and amount, then the story's words for what was given back in all", () => {
+      const mail = renderer.render('order-partial-refund', {
+        firstName: 'Ada',
+        orderId: 23,
+        amount: '5.00',
+        reason: 'Cover arrived bent',
+        refundedSoFar: refundedSentence('2099.00'),
+      });
+      expect(headings(mail)).toEqual({ html: 'A refund on your order #23', text: 'A refund on your order #23' });
+      const story = orderStory({ id: 23, status: 'succeeded', refundedAmount: '2099.00' });
+      expect(story.sentences).toContain('$2,099.00 of this order was refunded to your card.');
+      showsEverySentence(mail, [story.sentences.at(-1)!]);
+    });
+
+    it('a payment refunded before it became an order: the same heading in both parts', () => {
+      const mail = renderer.render('order-refunded', samples['order-refunded'].data);
+      expect(headings(mail)).toEqual({ html: 'Your order #17 was refunded', text: 'Your order #17 was refunded' });
     });
   });
 

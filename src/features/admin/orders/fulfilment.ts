@@ -1,10 +1,12 @@
 import type { Db } from '../../../db.ts';
 import { longDate } from '../../../lib/dates.ts';
+import { toDecimal } from '../../../lib/money.ts';
 import { Order } from '../../../models/Order.ts';
 import { Refund } from '../../../models/Refund.ts';
 import { Conflict } from '../../../web/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { trackingUrl, type Carrier } from '../../orders/carriers.ts';
+import { orderStory } from '../../orders/order-story.ts';
 import { assertTransition, requiredStatus } from '../../orders/order-transitions.ts';
 import { writeAudit } from '../../../models/AuditEntry.ts';
 import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
@@ -62,6 +64,15 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
             trackingLink: trackingUrl(shipment.carrier, shipment.trackingNumber) ?? '',
             estimatedDelivery: longDate(shipment.estimatedDelivery),
             orderUrl: `${publicUrl}/order-confirmation?orderId=${orderId}`,
+            // Told as the order's page now tells it, with any refund already given.
+            story: orderStory({
+              id: orderId,
+              status: 'shipped',
+              carrier: shipment.carrier,
+              trackingNumber: shipment.trackingNumber,
+              estimatedDelivery: shipment.estimatedDelivery,
+              refundedAmount: toDecimal(order.refundedAmount),
+            }),
           },
           dedupeKey: `order-shipped:${orderId}`,
           orderId,

@@ -7,6 +7,7 @@ import { Refund } from '../../../models/Refund.ts';
 import { BadRequest, Conflict, isClientError, NotFound } from '../../../web/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { PaymentError, type PaymentProvider } from '../../payments/provider.ts';
+import { orderStory, refundedSentence } from '../../orders/order-story.ts';
 import { assertRefundable, assertTransition } from '../../orders/order-transitions.ts';
 import { writeAudit } from '../../../models/AuditEntry.ts';
 import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
@@ -122,7 +123,13 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
       await mailer.enqueue(trx, {
         to: customer.email,
         template: 'order-canceled',
-        data: { firstName: customer.firstName, orderId, refunded: toDecimal(refund.amount) },
+        data: {
+          firstName: customer.firstName,
+          orderId,
+          refunded: toDecimal(refunded),
+          // Told as the order's page now tells it: what the order has had back in all.
+          story: orderStory({ id: orderId, status: 'canceled', refundedAmount: toDecimal(refunded) }),
+        },
         dedupeKey: `order-canceled:${orderId}`,
         orderId,
       });
@@ -158,7 +165,7 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
           orderId,
           amount: toDecimal(amount),
           reason: refund.reason,
-          refundedTotal: toDecimal(refunded),
+          refundedSoFar: refundedSentence(toDecimal(refunded)),
         },
         dedupeKey: `order-partial-refund:${refund.id}`,
         orderId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toCents } from '../../../../src/lib/money.ts';
+import { formatUsd, toCents } from '../../../../src/lib/money.ts';
 import { readCatalogueVersion } from '../../../../src/features/catalog/catalogue-version.ts';
 import { createSandboxProvider } from '../../../../src/features/payments/index.ts';
 import { createOrderRefunds, STALE_REFUND_MS } from '../../../../src/features/admin/orders/order-refunds.ts';
@@ -29,6 +29,9 @@ async function paidOrder() {
   const order = await shop.db('orders').where({ id: placed.orderId }).first();
   return { ...placed, totalCents: toCents(order.totalAmount), paymentIntentId: order.stripePaymentIntentId as string };
 }
+
+/** A page's or an email's heading. */
+const headingOf = (html: string) => /<h1(?: style="[^"]*")?>([^<]+)<\/h1>/.exec(html)?.[1];
 
 async function outcome(orderId: number, paymentIntentId: string) {
   const order = await shop.db('orders').where({ id: orderId }).first();
@@ -72,6 +75,15 @@ describe('cancel and refund a paid order', () => {
     const dashboard = await buyer.get('/dashboard?tab=orders');
     expect(dashboard.text).toContain(`was canceled and $${(totalCents / 100).toFixed(2)} was refunded to your card.`);
     expect((await buyer.get('/api/orders')).body[0]).toMatchObject({ status: 'canceled', refundedAmount: (totalCents / 100).toFixed(2) });
+
+    // The email tells the order page's story: its heading and the amount refunded, in both parts.
+    const page = (await buyer.get(`/order-confirmation?orderId=${orderId}`)).text;
+    const email = after.cancelEmails[0] as { textBody: string; htmlBody: string };
+    expect(headingOf(page)).toBe('Order Canceled');
+    expect(headingOf(email.htmlBody)).toBe(headingOf(page));
+    expect(email.textBody.split('\n')[0]).toBe(headingOf(page));
+    const refunded = `Order #${orderId} was canceled and ${formatUsd(totalCents)} was refunded to your card.`;
+    for (const told of [page, dashboard.text, email.textBody, email.htmlBody]) expect(told).toContain(refunded);
     await flushMail(shop);
   });
 
@@ -230,7 +242,7 @@ describe('refund an amount', () => {
   });
 
   it('refunds part of the payment once per form, then exactly what is left, never more', async () => {
-    const { orderId, totalCents, paymentIntentId } = await paidOrder();
+    const { buyer, orderId, totalCents, paymentIntentId } = await paidOrder();
     const { agent } = await operatorBrowser(shop);
     const form = await orderForm(agent, orderId);
     const first = { _csrf: form.csrf, requestKey: form.refundKey, amount: '5.00', reason: 'Bent cover' };
@@ -240,6 +252,14 @@ describe('refund an amount', () => {
     ]);
     expect(answers.map((a) => a.status)).toEqual([303, 303]);
     expect((await outcome(orderId, paymentIntentId)).refundedCents).toBe(500);
+    // The email gives this refund's amount and reason, then what the order's page now says of it.
+    const told = (await shop.db('outbox').where({ orderId }).where('subject', 'like', 'A refund on your order%').first()) as {
+      textBody: string;
+      htmlBody: string;
+    };
+    const page = (await buyer.get(`/order-confirmation?orderId=${orderId}`)).text;
+    for (const part of [page, told.textBody, told.htmlBody]) expect(part).toContain('$5.00 of this order was refunded to your card.');
+    for (const part of [told.textBody, told.htmlBody]) expect(part).toContain('Bent cover');
 
     const next = await orderForm(agent, orderId);
     const rest = ((totalCents - 500) / 100).toFixed(2);

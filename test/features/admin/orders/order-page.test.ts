@@ -54,6 +54,22 @@ describe('shipping an order', () => {
     expect(confirmation.text).toContain(`href="${trackingLink}"`);
     expect(confirmation.text).toMatch(/status-blue">Shipped</);
 
+    // The email tells the confirmation page's story: its heading, the carrier and tracking number, the day.
+    const email = (await shop.db('outbox').where({ orderId }).where('subject', 'like', '%is on its way').first()) as {
+      textBody: string;
+      htmlBody: string;
+    };
+    const pageHeading = /<h1>([^<]+)<\/h1>/.exec(confirmation.text)?.[1];
+    expect(pageHeading).toBe('Your Order Is on Its Way');
+    expect(/<h1 style="[^"]*">([^<]+)<\/h1>/.exec(email.htmlBody)?.[1]).toBe(pageHeading);
+    expect(email.textBody.split('\n')[0]).toBe(pageHeading);
+    for (const sentence of [
+      `Good news: order #${orderId} has shipped with UPS. Its tracking number is 1Z999AA10123456784.`,
+      'It should arrive by December 2, 2026.',
+    ]) {
+      for (const told of [confirmation.text, email.textBody, email.htmlBody]) expect(told).toContain(sentence);
+    }
+
     const api = await buyer.get('/api/orders');
     expect(api.body[0]).toMatchObject({
       id: orderId,
