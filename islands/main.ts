@@ -7,15 +7,12 @@ import { initCharacterCounters } from './lib/character-counter.ts';
 import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
 import { initFormProblems } from './lib/form-problems.ts';
-import { initKeptFields } from './lib/kept-fields.ts';
 import { initPrint } from './lib/print.ts';
 import { initShare } from './lib/share.ts';
 import { initTabs } from './lib/tabs.ts';
 import { initToasts } from './lib/toast.ts';
 
 initToasts();
-// Before anything that reads a field's value on load: the counters, the totals, the islands.
-initKeptFields();
 initFormProblems();
 initShare();
 initPrint();

@@ -1,10 +1,10 @@
 // What a parent typed into the checkout outlives a reload of the page: applying or removing a
 // discount code posts its own small form and comes back to a fresh page, as do a refresh and
 // the back button. Fields marked data-kept are saved to this tab's sessionStorage as they are
-// typed and put back when the page loads; passwords and card details are never marked, and a
-// password field is skipped even if one were. A paid order forgets them.
+// typed and put back when the checkout's script loads (the card form's island); passwords and
+// card details are never marked, and a password field is skipped even if one were. A paid
+// order forgets them.
 //   <input name="city" data-kept>
-
 const STORE = 'little-lantern:checkout-fields';
 
 type Kept = Record<string, string>;
@@ -18,7 +18,10 @@ export function initKeptFields(root: ParentNode = document, storage: Storage | n
   const kept = read(storage);
   for (const field of fields) {
     const value = kept[field.name];
-    if (typeof value === 'string') field.value = value;
+    if (typeof value !== 'string' || value === field.value) continue;
+    field.value = value;
+    // As if typed: the counters, the totals and the live checks that listen see it.
+    field.dispatchEvent(new Event('input', { bubbles: true }));
   }
   const save = () => write(storage, Object.fromEntries(fields.map((field) => [field.name, field.value])));
   for (const field of fields) {

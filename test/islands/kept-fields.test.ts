@@ -49,6 +49,15 @@ describe('the checkout fields a reload keeps', () => {
     expect(JSON.stringify(sessionStorage)).not.toContain('4242');
   });
 
+  it('tells what listens to a field (the counter, the totals) that its value came back, as if typed', () => {
+    type(load().field('city'), 'Portland');
+    document.body.innerHTML = FORM;
+    const heard: string[] = [];
+    document.body.addEventListener('input', (event) => heard.push((event.target as HTMLInputElement).name));
+    initKeptFields(document, sessionStorage);
+    expect(heard).toEqual(['city']);
+  });
+
   it("leaves the page's own value when nothing was typed, and forgets everything after a paid order", () => {
     expect(load().field('city').value).toBe('Saved City');
     type(load().field('first'), 'Rosa');
