@@ -4,7 +4,8 @@
 //     screen, the message beside the field, what was typed kept, no toast; each action done
 //     then gives a toast naming the order. A canceled order's payment reads as refunded.
 //  2. Discount codes: every problem of the form in one submit; a code saved with a past last
-//     day is confirmed and listed as expired, not as ready to use.
+//     day is confirmed and listed as expired, not as ready to use; the list names the other
+//     states too: Off, Not started, and Used up (uses held by payments in progress count).
 //  3. The /admin home: the pre-launch checklist first while the shop takes test payments; an
 //     export asked for reversed dates comes back to its form, swapped round, with a notice; a
 //     bad ?days= or orders filter falls back with a notice; the orders CSV says which amounts
@@ -228,6 +229,35 @@ test.describe("the operator's refusals", () => {
           const row = page.getByRole('row', { name: new RegExp(code) });
           await expect(row.locator('[data-code-status]').innerText()).resolves.toBe('Expired');
           await check(page, `discounts-${size}`);
+
+          // The list names every other state a code can be in today, as the checkout would refuse it:
+          // switched off, not started yet, and used up, where uses held by payments still in progress
+          // count as used (two used and one held of three). Made in the database: the form is above.
+          const states = [
+            { code: `SWITCHED-OFF-${size.toUpperCase()}`, status: 'Off', set: { active: false } },
+            {
+              code: `NEXT-MONTH-${size.toUpperCase()}`,
+              status: 'Not started',
+              set: { startsOn: utcToday(new Date(Date.now() + 30 * 86_400_000)) },
+            },
+            { code: `ALL-TAKEN-${size.toUpperCase()}`, status: 'Used up', set: { maxUses: 3, uses: 2, held: 1 } },
+          ];
+          await db('discount_codes').insert(
+            states.map(({ code: name, set }) => ({
+              ...{ code: name, kind: 'percentage', percent: 10, active: true, startsOn: null, maxUses: null, uses: 0, held: 0 },
+              ...{ createdAt: new Date(), ...set },
+            })),
+          );
+          await page.goto(`${shop.baseUrl}/admin/discounts`);
+          // Each row by its code's link (on a phone the rows are drawn as cards, without their header cells' role).
+          const rowOf = (name: string) => page.locator('tbody tr', { has: page.getByRole('link', { name, exact: true }) });
+          for (const { code: name, status } of [{ code, status: 'Expired' }, ...states]) {
+            await expect(rowOf(name).locator('[data-code-status]').innerText(), name).resolves.toBe(status);
+          }
+          // Why it is used up, in its Uses cell (which wraps on a phone).
+          const uses = await rowOf(states[2]!.code).locator('td[data-label="Uses"]').innerText();
+          expect(uses.replace(/\s+/g, ' ')).toBe('2 / 3 (1 in checkouts now)');
+          await check(page, `discounts-states-${size}`);
         },
         { allow: refusedDocuments },
       );

@@ -6,11 +6,13 @@
 //     at its limit as it is typed.
 //  2. Contact: a refusal keeps everything typed; over the per-network limit the summary says
 //     'Failed to Send Message' and gives the shop's address to write to.
-//  3. An order's confirmation page and the dashboard follow its status: paid, shipped with its
-//     tracking number, delivered, canceled with the amount refunded.
+//  3. An order of two copies: the checkout's summary and the confirmation email (text and HTML)
+//     give the line's total; its confirmation page and the dashboard follow its status: paid,
+//     shipped with its tracking number, delivered, canceled with the amount refunded.
 //  4. Sign-up, sign-in and the dashboard's profile and password forms refuse with the same
 //     summary; a refused sign-up keeps everything but the passwords.
-//  5. The lockout email says sign-ins failed, when, and what to do if it was not the parent.
+//  5. The lockout email says sign-ins failed, when, and what to do if it was not the parent, and
+//     nothing in it reads as a password reset the parent asked for.
 //  6. Smaller things: money with a thousands separator, line totals beside quantities, a bad sort
 //     falls back with a notice, the back-in-stock answer names the book, the breakdown toggle is
 //     44 px tall, the hardcover 'coming soon' reason is text, and catalogue cards add to the cart
@@ -19,7 +21,8 @@
 //     quantity beside its line; Add to Cart refused on the book page, on a catalogue card and in
 //     the drawer; 'Access Denied' at the top of the sign-in form; at checkout, 'Missing
 //     Information' beside the address and totals that cannot be worked out in their place, the
-//     Pay button waiting for them.
+//     Pay button waiting for them; a ZIP code cut short puts the totals back to waiting for an
+//     address and takes the amount off the Pay button.
 // Every state is screenshotted and scanned by axe.
 import { expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
@@ -120,14 +123,36 @@ async function addThroughApi(context: BrowserContext, bookId: number, quantity: 
   expect(res.status(), await res.text()).toBe(201);
 }
 
+/** The checkout summary's amounts as shown, by their data-total key (subtotal, shipping, handling, tax, total). */
+function totalsShown(page: Page): Promise<Record<string, string>> {
+  return page
+    .locator('[data-totals] [data-total]')
+    .evaluateAll((cells) => Object.fromEntries(cells.map((cell) => [cell.getAttribute('data-total')!, cell.textContent.trim()])));
+}
+
+/** An HTML email's table rows as a reader sees them: each row's words, entities decoded, spaces collapsed. */
+function tableRows(html: string): string[] {
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
+  return [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map(([, row]) =>
+    row!
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => entities[name]!)
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
+
 /** For withPage's `allow`: Chromium logs an API call the shop refused as a failed resource. */
 const refusedCall =
   (status: number, path: RegExp) =>
   (problem: string): boolean =>
     problem.includes(`status of ${status} `) && path.test(problem);
 
-/** A signed-in parent's paid order of two copies of `book`, made through the JSON API as the card form does. */
-async function placeOrder(context: BrowserContext): Promise<number> {
+/**
+ * A signed-in parent's paid order of two copies of `book`, made through the JSON API as the card
+ * form does. `atCheckout` runs once the two copies are in the cart, before anything is paid.
+ */
+async function placeOrder(context: BrowserContext, atCheckout?: () => Promise<void>): Promise<number> {
   const token = async () => ((await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string }).csrfToken;
   const post = async (path: string, data: object) => {
     const res = await context.request.post(`${shop.baseUrl}${path}`, { headers: { 'x-csrf-token': await token() }, data });
@@ -136,6 +161,7 @@ async function placeOrder(context: BrowserContext): Promise<number> {
   };
   const shippingInfo = { address: PORTLAND.address, city: PORTLAND.city, zipCode: PORTLAND.zipCode };
   await post('/api/cart', { bookId: book.id, quantity: 2 });
+  await atCheckout?.();
   const intent = (await post('/api/create-payment-intent-authenticated', { shippingInfo })) as {
     clientSecret: string;
     paymentIntentId: string;
@@ -271,11 +297,21 @@ for (const [device, options] of DEVICES) {
       );
     });
 
-    test("an order's page and the dashboard follow its status: paid, shipped, delivered, canceled", async () => {
+    test("an order's page and the dashboard follow its status: paid, shipped, delivered, canceled", async ({ mail }) => {
       const parent = newCustomer('Rosa');
       await withPage(browser, options, async (page, { context }) => {
         await registerAccount(context, shop.baseUrl, parent);
-        const orderId = await placeOrder(context);
+        const twoCopies = `$${((book.priceCents * 2) / 100).toFixed(2)}`;
+        const orderId = await placeOrder(context, async () => {
+          // Before paying, the checkout's summary says what the two copies come to, beside the
+          // quantity: the price of one there would read as the whole line.
+          await page.goto(`${shop.baseUrl}/authcheckout`);
+          const line = page.locator('.order-summary .summary-lines li');
+          await expect(line).toHaveCount(1);
+          expect(await line.locator('.summary-title').innerText()).toBe(`${book.title} × 2`);
+          expect(await line.locator(':scope > span').last().innerText()).toBe(twoCopies);
+          await check(page, `${device}-checkout-two-copies`);
+        });
         const confirmation = async () => {
           const res = await page.goto(`${shop.baseUrl}/order-confirmation?orderId=${orderId}`);
           expect(res?.status()).toBe(200);
@@ -290,8 +326,14 @@ for (const [device, options] of DEVICES) {
         // The line says what two copies come to, beside the price of one.
         const line = page.locator('.summary-lines li').first();
         expect(await line.innerText()).toContain(`($${book.price} each)`);
-        expect(await line.innerText()).toContain(`$${((book.priceCents * 2) / 100).toFixed(2)}`);
+        expect(await line.innerText()).toContain(twoCopies);
         await check(page, `${device}-order-paid`);
+
+        // The confirmation email says it too, in its plain text and in its HTML table: the
+        // quantity, the price of one and what the line comes to.
+        const confirmed = await mail.latest(parent.email, `Your order #${orderId} is confirmed`);
+        expect(confirmed.text).toContain(`- ${book.title} (qty 2, $${book.price} each): ${twoCopies}`);
+        expect(tableRows(confirmed.html)).toContainEqual(`${book.title} ($${book.price} each) 2 ${twoCopies}`);
 
         await db('orders').where({ id: orderId }).update({ status: 'shipped', carrier: 'USPS', trackingNumber: '9400111899223197428490' });
         await confirmation();
@@ -425,6 +467,16 @@ for (const [device, options] of DEVICES) {
       expect(said).toContain(day);
       expect(await mail.latestLink(parent.email, /Was it not you\?/)).toBe('Was it not you?');
       expect(await mail.latestLink(parent.email, /Subject: [^\n]+/)).toContain('We secured your account after failed sign-ins');
+      // Nobody asked for this password: the shop switched the old one off. A line written for a
+      // reset the parent requested would tell them the opposite of what happened, in either version.
+      const lockout = await mail.latest(parent.email, 'We secured your account after failed sign-ins');
+      for (const [version, body] of [
+        ['text', lockout.text],
+        ['HTML', lockout.html],
+      ] as const) {
+        expect(body, `the ${version} version`).toContain('Was it not you?');
+        expect(body, `the ${version} version`).not.toContain('If you did not ask for a new password');
+      }
     });
 
     test('money with a thousands separator and line totals in the cart; a bad sort falls back with a notice', async () => {
@@ -662,6 +714,30 @@ for (const [device, options] of DEVICES) {
           expect(await page.locator('[data-totals-problem]').count()).toBe(0);
           await eventually(() => pay.innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
           expect(await pay.getAttribute('aria-disabled')).toBeNull();
+
+          // A digit taken off the ZIP code: those totals were for an address no longer in the form,
+          // so the summary goes back to waiting for one and Pay offers no amount it cannot keep.
+          const zip = page.locator('#co-zip');
+          await zip.press('End');
+          await zip.press('Backspace');
+          expect(await zip.inputValue()).toBe(PORTLAND.zipCode.slice(0, -1));
+          await eventually(() => totalsShown(page)).toEqual({
+            subtotal: PORTLAND_TOTALS.subtotal,
+            shipping: 'Enter your address',
+            handling: '-',
+            tax: '-',
+            total: '-',
+          });
+          await eventually(() => pay.innerText()).toBe('Pay Now');
+          expect(await page.locator('[data-total="total"]').isVisible()).toBe(true);
+          expect(await page.locator('[data-totals-problem]').count()).toBe(0);
+          await check(page, `${device}-checkout-zip-shortened`);
+
+          // The digit typed back: the totals are asked for again and Pay offers them.
+          await zip.press('End');
+          await zip.pressSequentially(PORTLAND.zipCode.slice(-1));
+          await eventually(() => page.locator('[data-total="total"]').innerText()).toBe(PORTLAND_TOTALS.total);
+          await eventually(() => pay.innerText()).toBe(`Pay ${PORTLAND_TOTALS.total}`);
         },
         { allow: refusedCall(500, /\/api\/calculate-totals:0\)$/) },
       );
