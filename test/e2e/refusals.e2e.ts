@@ -40,7 +40,17 @@ import {
   withPage,
   type Shop,
 } from './harness.ts';
-import { eventually, expectToast, newCustomer, pathOf, plentifulBook, PORTLAND, PORTLAND_TOTALS, type Book } from './steps.ts';
+import {
+  eventually,
+  expectSummary,
+  expectToast,
+  newCustomer,
+  pathOf,
+  plentifulBook,
+  PORTLAND,
+  PORTLAND_TOTALS,
+  type Book,
+} from './steps.ts';
 
 test.use({ shopFor: 'refusals' });
 
@@ -74,24 +84,6 @@ async function check(page: Page, name: string): Promise<void> {
 }
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
-
-/** The refusal summary of the form `formId`: focused, titled, its links in the form's order. */
-async function expectSummary(page: Page, summaryId: string, title: string, links: Array<[string, string]>): Promise<void> {
-  const summary = page.locator(`#${summaryId}`);
-  await summary.waitFor();
-  expect(await summary.getAttribute('role')).toBe('alert');
-  await eventually(() => focusedId(page)).toBe(summaryId);
-  expect(await summary.getByRole('heading').innerText()).toBe(title);
-  const shown = await summary.locator('a').evaluateAll((as) => as.map((a) => [a.getAttribute('href')!.slice(1), a.textContent.trim()]));
-  expect(shown).toEqual(links);
-  for (const [inputId, message] of links) {
-    const input = page.locator(`#${inputId}`);
-    expect(await input.getAttribute('aria-invalid'), inputId).toBe('true');
-    await expect(input).toHaveAccessibleDescription(new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  }
-  // No toast stands in for it or covers the form.
-  expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
-}
 
 /** A book on sale with a few copies (not `book`, whose price and stock other journeys rely on). */
 async function scarceBook(): Promise<{ id: number; title: string; inStock: number }> {

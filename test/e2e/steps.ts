@@ -50,6 +50,28 @@ export async function expectToast(page: Page, title: string, text?: string): Pro
   if (text !== undefined) expect(await toast.locator('.toast-text').innerText()).toBe(text);
 }
 
+/**
+ * A refused form's summary (`#<form>-problems`), as every form of the shop tells a refusal: it has
+ * the focus and its title, links to each field in the form's order, and each field is marked and
+ * described by its message; no toast stands in for it.
+ */
+export async function expectSummary(page: Page, summaryId: string, title: string, links: Array<[string, string]>): Promise<void> {
+  const summary = page.locator(`#${summaryId}`);
+  await summary.waitFor();
+  expect(await summary.getAttribute('role')).toBe('alert');
+  await eventually(() => page.evaluate(() => document.activeElement?.id ?? '')).toBe(summaryId);
+  expect(await summary.getByRole('heading').innerText()).toBe(title);
+  const shown = await summary.locator('a').evaluateAll((as) => as.map((a) => [a.getAttribute('href')!.slice(1), a.textContent.trim()]));
+  expect(shown).toEqual(links);
+  for (const [inputId, message] of links) {
+    const input = page.locator(`#${inputId}`);
+    expect(await input.getAttribute('aria-invalid'), inputId).toBe('true');
+    await expect(input).toHaveAccessibleDescription(new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  }
+  // No toast stands in for it or covers the form.
+  expect(await page.locator('[data-toasts] [data-toast]').count()).toBe(0);
+}
+
 /** A payment's failure beside the Pay button, as 'Payment Failed: Your card was declined.' (its title, then what it says). */
 export async function paymentProblem(page: Page): Promise<string> {
   const problem = page.locator('#payment-problem');
