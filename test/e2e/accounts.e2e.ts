@@ -159,9 +159,12 @@ async function failSignIn(page: Page, email: string): Promise<void> {
 }
 
 async function logOut(page: Page): Promise<void> {
+  // What the checkout kept of the parent's typing in this tab (islands/lib/kept-fields.ts) goes with the session.
+  await page.evaluate(() => sessionStorage.setItem('little-lantern:checkout-fields', '{"address":"1120 SW 5th Ave"}'));
   await submitAndFollow(page, page.getByRole('button', { name: 'Log Out', exact: true }).first(), { post: '/logout', landing: '/' });
   await expectToast(page, 'Logged Out', 'See you again soon!');
   await expectSignedOut(page);
+  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 }
 
 async function editFirstName(page: Page, firstName: string): Promise<void> {

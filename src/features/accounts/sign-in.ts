@@ -27,7 +27,13 @@ export async function startUserSession(
   await carts.mergeIntoAccount(visitorCartId, userId);
 }
 
+/**
+ * Ends a signed-in session. The browser is also told to forget what this shop kept in it (the
+ * checkout's typed fields, islands/lib/kept-fields.ts), so the next person in the tab starts
+ * from nothing: a parent signing out of a family tablet leaves no name or address behind.
+ */
 export async function endUserSession(req: Request, res: Response): Promise<void> {
   await destroySession(req);
   res.clearCookie(SESSION_COOKIE, { path: '/' });
+  res.set('Clear-Site-Data', '"storage"');
 }

@@ -110,7 +110,9 @@ describe('sign-in and sign-out', () => {
     const b = browser();
     await b.signIn(parent.email, parent.password);
     const cookie = String((await b.get('/api/session')).request.cookies);
-    expect((await b.send('post', '/api/auth/logout')).body).toEqual({ message: 'Logged Out' });
+    const out = await b.send('post', '/api/auth/logout');
+    expect(out.body).toEqual({ message: 'Logged Out' });
+    expect(out.headers['clear-site-data']).toBe('"storage"');
     await b.get('/api/auth/user').expect(401);
     await shop.browser().get('/api/auth/user').set('cookie', cookie).expect(401);
   });

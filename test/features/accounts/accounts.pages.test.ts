@@ -203,6 +203,8 @@ describe('/dashboard', () => {
     const res = await submit(agent, '/dashboard', '/logout', {});
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/?loggedout=1');
+    // The checkout's typed fields, kept in the tab, go with the session.
+    expect(res.headers['clear-site-data']).toBe('"storage"');
     const home = await agent.get('/?loggedout=1');
     expect(home.text).toContain('Logged Out');
     expect(home.text).toContain('Parent Login');
