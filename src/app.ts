@@ -81,8 +81,7 @@ const BODY_LIMIT = '16kb';
  */
 export function createApp({ config, db, sessions, log, assets, services }: AppDeps): Express {
   const app = express();
-  const { payments, catalogue, catalog, accounts, orders, carts, contact, backInStock, twoFactor, inbox, systemStatus, checkout } =
-    services;
+  const { payments, catalog, accounts, orders, carts, contact, backInStock, twoFactor, inbox, systemStatus, checkout } = services;
   const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
@@ -124,7 +123,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(requestLog(log));
   app.use(pathsOnly);
   app.use(securityHeaders(security));
-  app.use(pageCache({ watch: catalogue, sessionCookie: SESSION_COOKIE }));
+  app.use(pageCache({ shown: () => catalog.shown(), sessionCookie: SESSION_COOKIE }));
   app.use('/assets', builtAssets());
   app.use(publicFiles());
   app.use(COVERS_URL, uploadedFiles(coversDir(config.uploadsDir)));
@@ -163,7 +162,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(pageLocals({ headerFacts: headerFacts({ accounts, carts }), loggedOut: ACCOUNT_MESSAGES.loggedOut }));
   app.use(personalPages);
   app.use(passwordChangeGate);
-  app.use(sitePages(catalog));
+  app.use(sitePages(catalog, log));
   app.use(accountsPages(accounts, carts));
   app.use(dashboardPages(accounts, orders, carts));
   app.use(checkoutPages({ carts, accounts, orders, payments, checkCode: (code, subtotal) => applicableCode(db, code, subtotal) }));

@@ -13,6 +13,8 @@ const CONNECT_TIMEOUT_MS = 3000;
 /** Statements an SQLite connection keeps compiled, by their SQL. */
 const STATEMENTS_KEPT = 500;
 const ACQUIRE_TIMEOUT_MS = 5000;
+/** Connections one process keeps to MySQL/MariaDB. */
+export const POOL_SIZE = 10;
 
 export interface DbOptions {
   databaseUrl?: string | undefined;
@@ -60,7 +62,9 @@ export function knexConfig({ databaseUrl, dataDir, sqliteFile = 'shop.sqlite', l
       },
       pool: {
         min: 0,
-        max: 10,
+        // At most SALE_TRANSACTIONS_AT_ONCE (4) may wait on row locks at a time
+        // (features/checkout/lock-order.ts): the other six are free for pages and carts.
+        max: POOL_SIZE,
         // Dates the database makes itself (CURRENT_TIMESTAMP) are UTC like the ones the code
         // writes, whatever the server's own time zone: the numbers group orders by UTC day.
         afterCreate(

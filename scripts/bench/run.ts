@@ -1,9 +1,11 @@
-// npm run bench [-- [--quick] [--sale-day-only] [--out FILE]]: the shop as an operator runs it,
-// on MariaDB + Redis and on the embedded defaults, under autocannon, beside two references
-// serving the same bytes, measured in the same run; then sale day on MariaDB (scripts/bench/sale-day.ts);
+// npm run bench [-- [--quick] [--sale-only] [--sale-day-only] [--out FILE]]: the shop as an
+// operator runs it, on MariaDB + Redis and on the embedded defaults, under autocannon, beside two
+// references serving the same bytes, measured in the same run; then on MariaDB the anonymous
+// pages while parents pay (scripts/bench/sale-browsing.ts) and sale day (scripts/bench/sale-day.ts);
 // then whether each goal is met. Prints the report and writes it to bench/results.md
-// (--quick: one short round, to bench/results-quick.md; --sale-day-only: only sale day, to
-// bench/results-sale-day.md; --out: to FILE).
+// (--quick: one short round, to bench/results-quick.md; --sale-only: only the pages while parents
+// pay, to bench/results-sale.md; --sale-day-only: only sale day, to bench/results-sale-day.md;
+// --out: to FILE).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +16,14 @@ import { machineTicks, processTree, rssMbOf } from './proc.ts';
 import { steadyRound, type Step, type Visit } from './steady.ts';
 import { errorsCell, markdownTable, summarise, type Round, type Row, type Summary } from './stats.ts';
 import { saleDay, saleDayHeld, saleDayTable, type SaleDayRound } from './sale-day.ts';
+import { saleBrowsing, saleBrowsingGoals, saleBrowsingTable, type SaleBrowsing } from './sale-browsing.ts';
 
 const quick = process.argv.includes('--quick');
 // Only the sale-day scenario, on MariaDB: what it checks does not depend on a quiet machine.
 const saleDayOnly = process.argv.includes('--sale-day-only');
+// Only the anonymous pages while parents pay, on MariaDB.
+const saleOnly = process.argv.includes('--sale-only');
+const onlyMariaDb = saleDayOnly || saleOnly;
 const ROUNDS = quick ? 1 : 3;
 const SECONDS = quick ? 2 : 5;
 const WARM_UP_SECONDS = quick ? 1 : 2;
@@ -26,7 +32,8 @@ const MIXED_RATE = 300;
 const START_UP_MS = 3000;
 const REST_MS = quick ? 5000 : 20_000;
 const OUTPUT = path.resolve(
-  outputArgument() ?? path.join('bench', saleDayOnly ? 'results-sale-day.md' : quick ? 'results-quick.md' : 'results.md'),
+  outputArgument() ??
+    path.join('bench', saleDayOnly ? 'results-sale-day.md' : saleOnly ? 'results-sale.md' : quick ? 'results-quick.md' : 'results.md'),
 );
 
 function outputArgument(): string | undefined {
@@ -280,11 +287,17 @@ const GOALS: Goal[] = [
 ];
 
 /** One line per goal: its measured value on each setup it applies to, and whether it is met. */
-function goalLines(rows: readonly Row[], expressStatic: Summary | undefined, saleDayRounds: readonly SaleDayRound[]): string[] {
-  let met = saleDayRounds.filter(saleDayHeld).length;
-  let judged = saleDayRounds.length;
-  // Only sale day was run: the other goals were not measured.
-  const lines = (saleDayOnly ? [] : GOALS).map((goal) => {
+function goalLines(
+  rows: readonly Row[],
+  expressStatic: Summary | undefined,
+  saleDayRounds: readonly SaleDayRound[],
+  sale: SaleBrowsing | undefined,
+): string[] {
+  const saleGoals = sale ? saleBrowsingGoals(sale) : [];
+  let met = saleDayRounds.filter(saleDayHeld).length + saleGoals.filter((g) => g.met).length;
+  let judged = saleDayRounds.length + saleGoals.length;
+  // Only a sale was run: the other goals were not measured.
+  const lines = (onlyMariaDb ? [] : GOALS).map((goal) => {
     const results = goal.setups.map((setup) => {
       const row = rows.find((r) => r.setup === setup && r.scenario === goal.scenario);
       if (!row || !expressStatic) return `${setup}: not measured`;
@@ -299,7 +312,7 @@ function goalLines(rows: readonly Row[], expressStatic: Summary | undefined, sal
     (r) =>
       `- Sale day, ${r.scenario}: no 5xx, every start an intent or a 409/429 with a message, no intent left live, a code's uses exactly spent. ${saleDayHeld(r) ? 'met' : 'NOT MET'}`,
   );
-  return [`## Goals: ${met} of ${judged} met`, '', ...lines, ...saleDayLines];
+  return [`## Goals: ${met} of ${judged} met`, '', ...lines, ...saleGoals.map((g) => g.line), ...saleDayLines];
 }
 
 interface SetupRun {
@@ -342,6 +355,7 @@ async function main(): Promise<void> {
     .join(' ');
   let refs: References | undefined;
   let saleDayRounds: SaleDayRound[] = [];
+  let sale: SaleBrowsing | undefined;
   say('starting MariaDB and Redis');
   const services = await startServices();
   try {
@@ -349,7 +363,7 @@ async function main(): Promise<void> {
       { name: MARIADB, slug: 'mariadb', env: { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl } },
       { name: SQLITE, slug: 'sqlite', env: {} },
     ];
-    for (const { name, slug, env } of saleDayOnly ? setups.slice(0, 1) : setups) {
+    for (const { name, slug, env } of onlyMariaDb ? setups.slice(0, 1) : setups) {
       say(`${name}: starting the shop`);
       const logFile = path.join(workDir, `shop-${slug}.log`);
       const shop = await startShop(env, logFile);
@@ -364,23 +378,32 @@ async function main(): Promise<void> {
         );
         if (!saleDayOnly) {
           const file = await booksFile(shop, workDir);
-          refs ??= await references(file);
+          if (!saleOnly) refs ??= await references(file);
           const expressStatic = await startReference('static', file);
+          const beside = { server: expressStatic, path: `/${path.basename(file)}` };
           try {
-            await benchSetup(name, shop, rows, { server: expressStatic, path: `/${path.basename(file)}` });
+            if (!saleOnly) await benchSetup(name, shop, rows, beside);
+            // Last on this shop but sale day: it holds stock.
+            if (name === MARIADB)
+              sale = await saleBrowsing(shop, { ...expressStatic, path: beside.path }, services.databaseUrl, workDir, {
+                rounds: ROUNDS,
+                seconds: SECONDS,
+                warmUpSeconds: WARM_UP_SECONDS,
+                say,
+              });
           } finally {
             await expressStatic.stop();
           }
         }
         // Last on this shop: it changes stock and takes orders.
-        if (name === MARIADB) {
+        if (name === MARIADB && !saleOnly) {
           say(`${name}: sale day`);
           saleDayRounds = await saleDay(shop.baseUrl, services.databaseUrl, workDir);
         }
       } finally {
         await shop.stop();
       }
-      if (saleDayOnly) continue;
+      if (onlyMariaDb) continue;
       const { lines, mb } = await logSize(logFile);
       notes.push(`${name}: the shop wrote ${lines} lines (${mb.toFixed(0)} MB) to its log file over its rows`);
       await logsOffRow(name, env, path.join(workDir, `shop-${slug}-logs-off.log`), rows);
@@ -406,9 +429,9 @@ async function main(): Promise<void> {
     '',
     ...notes.map((n) => `- ${n}`),
     '',
-    ...saleDayTable(saleDayRounds),
-    '',
-    ...goalLines(rows, refs?.static, saleDayRounds),
+    ...(sale ? [...saleBrowsingTable(sale), ''] : []),
+    ...(saleDayRounds.length ? [...saleDayTable(saleDayRounds), ''] : []),
+    ...goalLines(rows, refs?.static, saleDayRounds, sale),
     '',
   ].join('\n');
   process.stdout.write(report);

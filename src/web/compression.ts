@@ -1,4 +1,14 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  constants,
+  gzip,
+  gzipSync,
+  type BrotliOptions,
+  type InputType,
+  type ZlibOptions,
+} from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import compression from 'compression';
 import type { RequestHandler } from 'express';
@@ -38,7 +48,7 @@ export function chooseEncoding(req: Pick<IncomingMessage, 'headers'>, offered: r
 
 /**
  * How hard to try: `build` for assets compressed once per release; `page` for cached pages,
- * rebuilt after every stock change; `response` for a body made for one request only, where a
+ * compressed again only when what they show changes; `response` for a body made for one request only, where a
  * low brotli quality saves nearly as many bytes as a higher one for a fraction of the CPU.
  */
 const EFFORT = {
@@ -63,12 +73,22 @@ export function compressResponses(): RequestHandler {
 }
 
 export function compress(body: Buffer, encoding: Encoding, effort: keyof typeof EFFORT): Buffer {
-  const level = EFFORT[effort];
-  if (encoding === 'gzip') return gzipSync(body, { level: level.gzip });
-  return brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-  });
+  if (encoding === 'gzip') return gzipSync(body, gzipOptions(effort));
+  return brotliCompressSync(body, brotliOptions(body, effort));
 }
+
+/** As `compress`, on libuv's thread pool: for a body made while requests wait on the event loop. */
+export function compressAsync(body: Buffer, encoding: Encoding, effort: keyof typeof EFFORT): Promise<Buffer> {
+  return encoding === 'gzip' ? gzipAsync(body, gzipOptions(effort)) : brotliAsync(body, brotliOptions(body, effort));
+}
+
+const gzipAsync = promisify<InputType, ZlibOptions, Buffer>(gzip);
+const brotliAsync = promisify<InputType, BrotliOptions, Buffer>(brotliCompress);
+
+const gzipOptions = (effort: keyof typeof EFFORT): ZlibOptions => ({ level: EFFORT[effort].gzip });
+const brotliOptions = (body: Buffer, effort: keyof typeof EFFORT): BrotliOptions => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: EFFORT[effort].brotli, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+});
 
 /** Text types worth compressing; images other than SVG and fonts already are. */
 export function isCompressible(contentType: string | undefined): boolean {

@@ -30,13 +30,15 @@ export class SaleParent {
   ) {}
 
   async send(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object, address = this.address): Promise<Answer> {
-    if (!this.token && method !== 'GET') await this.refreshToken();
+    if (!this.token && method !== 'GET' && this.cookies.size) await this.refreshToken();
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       redirect: 'manual',
       headers: {
         cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
         'x-forwarded-for': address,
+        // As a browser says of a request its own page makes: a visitor's first change needs it.
+        'sec-fetch-site': 'same-origin',
         ...(method === 'GET' ? {} : { 'x-csrf-token': this.token }),
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
@@ -76,6 +78,29 @@ export class SaleParent {
   async applyCode(code: string): Promise<void> {
     const { status } = await this.send('POST', '/checkout/discount', { code });
     if (status !== 303) throw new Error(`applying ${code} answered ${status}`);
+  }
+
+  /** The checkout's totals for the sale's address, as the card island asks before Pay. */
+  async totals(): Promise<Answer> {
+    return this.send('POST', '/api/calculate-totals', SALE_SHIPPING);
+  }
+
+  /** A guest's Pay: the account made at checkout, then the payment started for its customer. */
+  async payAsGuest(): Promise<{ account: Answer; start: Answer }> {
+    const account = await this.send('POST', '/api/create-user-and-customer', {
+      email: this.email,
+      password: PASSWORD,
+      firstName: 'Amara',
+      lastName: 'Osei',
+      shippingInfo: SALE_SHIPPING,
+    });
+    if (account.status !== 201) return { account, start: account };
+    const start = await this.send('POST', '/api/create-payment-intent-with-customer', {
+      stripeCustomerId: account.body.stripeCustomerId,
+      shippingInfo: SALE_SHIPPING,
+    });
+    if (start.status === 200) this.intent = start.body as unknown as Intent;
+    return { account, start };
   }
 
   /** Pay, as the card island presses it; keeps the intent when one is given. */

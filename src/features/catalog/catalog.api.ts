@@ -3,6 +3,7 @@ import { parse } from '../../web/validate.ts';
 import { sendPage } from '../../web/page-cache.ts';
 import { bookId, bookListQuery } from './catalog.schemas.ts';
 import type { CatalogService } from './catalog.service.ts';
+import { SHOWS } from './catalogue-visibility.ts';
 
 // GET /api/books                                    all books
 // GET /api/books?exclude={id}&limit=3&random=true   recommendations
@@ -13,7 +14,8 @@ export function catalogApi(catalog: CatalogService): Router {
   router.get('/books', async (req, res) => {
     // The same for every visitor until the catalogue changes: revalidated, never stored blind.
     res.set('Cache-Control', 'no-cache');
-    sendPage(res, JSON.stringify(await catalog.listBooks(parse(bookListQuery, req.query))), 'application/json; charset=utf-8');
+    const books = await catalog.listBooks(parse(bookListQuery, req.query));
+    await sendPage(res, JSON.stringify(books), { type: 'application/json; charset=utf-8', shows: [SHOWS.exactStock] });
   });
 
   router.get('/books/:id', async (req, res) => {

@@ -13,6 +13,7 @@ import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
 import { stockBadge } from './stock.ts';
 import { quantityChoices } from './per-title-limit.ts';
+import { SHOWS } from './catalogue-visibility.ts';
 
 // GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?sort= orders it
 // GET /books/:id   one book
@@ -34,7 +35,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       log.error({ err }, 'catalogue failed to load');
       return undefined;
     });
-    if (books) return renderPage(res, 'catalog/index', { title: 'Our Books', books, finder });
+    if (books) return renderPage(res, 'catalog/index', { title: 'Our Books', books, finder }, [SHOWS.list]);
     res.status(503).render('catalog/index', { title: 'Our Books', books: [], finder, loadFailed: true });
   });
 
@@ -47,23 +48,28 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
     const recommended = await catalog.recommendedFor(book.id);
     // Add to Cart refused without JavaScript (src/features/cart/cart.pages.ts) is told here, by its form.
     const kept = takeRefusal(req, (form) => form === `add-to-cart-${book.id}`);
-    await renderPage(res, 'catalog/show', {
-      ...(kept ? { problems: soldOutUnlinked(kept.problems, book), typedQuantity: kept.values.quantity } : {}),
-      title: book.title,
-      book,
-      recommended,
-      stock: stockBadge(book.inStock),
-      quantityChoices: quantityChoices(book.inStock),
-      price: formatUsd(book.priceCents),
-      buyLinks: buyLinks(book),
-      meta: {
-        description: summary(book.description),
-        image: book.imageUrl ? `${publicUrl}${book.imageUrl}` : undefined,
-        type: 'book',
-        canonical: `${publicUrl}/books/${book.id}`,
-        jsonLd: bookJsonLd(book, publicUrl),
+    await renderPage(
+      res,
+      'catalog/show',
+      {
+        ...(kept ? { problems: soldOutUnlinked(kept.problems, book), typedQuantity: kept.values.quantity } : {}),
+        title: book.title,
+        book,
+        recommended,
+        stock: stockBadge(book.inStock),
+        quantityChoices: quantityChoices(book.inStock),
+        price: formatUsd(book.priceCents),
+        buyLinks: buyLinks(book),
+        meta: {
+          description: summary(book.description),
+          image: book.imageUrl ? `${publicUrl}${book.imageUrl}` : undefined,
+          type: 'book',
+          canonical: `${publicUrl}/books/${book.id}`,
+          jsonLd: bookJsonLd(book, publicUrl),
+        },
       },
-    });
+      [SHOWS.book(book.id), SHOWS.recommended(book.id)],
+    );
   });
 
   return router;

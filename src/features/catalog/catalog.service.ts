@@ -6,13 +6,38 @@ import { toBookDto, type BookDto } from './book.dto.ts';
 import { inAgeBand, sortBooks } from './book-finder.rules.ts';
 import { searchBookIds } from './book-search.ts';
 import type { BookFinderQuery, BookListQuery } from './catalog.schemas.ts';
-import { catalogueSnapshots } from './catalogue-snapshot.ts';
+import { catalogueSnapshots, type CatalogueSnapshot } from './catalogue-snapshot.ts';
+import { catalogueFingerprints, type CatalogueFingerprints } from './catalogue-visibility.ts';
+import { toDay } from '../../lib/dates.ts';
 import type { CatalogueWatch } from './catalogue-watch.ts';
 
 export const RECOMMENDED_COUNT = 3;
 
-export function createCatalogService(db: Db, watch: CatalogueWatch) {
-  const snapshot = catalogueSnapshots(watch, async () => (await Book.onSale(db).orderBy('id')).map(toBookDto));
+type Snapshot = CatalogueSnapshot & CatalogueFingerprints;
+
+export interface CatalogOptions {
+  /** Today's date in UTC, as "2026-11-27": the recommendations change with it. */
+  today?: () => string;
+}
+
+export function createCatalogService(db: Db, watch: CatalogueWatch, { today = () => toDay(new Date()) }: CatalogOptions = {}) {
+  const snapshot = catalogueSnapshots(
+    watch,
+    async () => (await Book.onSale(db).orderBy('id')).map(toBookDto),
+    (read): Snapshot => ({ ...read, ...catalogueFingerprints(read.version, read.books, (id) => recommended(read.books, id)) }),
+  );
+
+  /**
+   * Three other books, chosen afresh each day but the same all day and in every process: a
+   * book page stays cacheable and keeps its ETag through a day's sales.
+   */
+  function recommended(books: readonly BookDto[], id: number): BookDto[] {
+    const day = today();
+    const rank = (book: BookDto) => createHash('sha1').update(`${day}:${id}:${book.id}`).digest('hex');
+    const ranked = books.filter((book) => book.id !== id).map((book) => ({ book, rank: rank(book) }));
+    ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    return ranked.slice(0, RECOMMENDED_COUNT).map(({ book }) => book);
+  }
 
   return {
     async listBooks({ exclude, limit, random }: BookListQuery = {}): Promise<BookDto[]> {
@@ -39,16 +64,13 @@ export function createCatalogService(db: Db, watch: CatalogueWatch) {
       return book;
     },
 
-    /**
-     * Three other books, chosen afresh with each catalogue version but the same in between and in
-     * every process: a book page stays cacheable and keeps its ETag until the catalogue changes.
-     */
     async recommendedFor(id: number): Promise<BookDto[]> {
-      const { books, version } = await snapshot();
-      const rank = (book: BookDto) => createHash('sha1').update(`${version}:${id}:${book.id}`).digest('hex');
-      const ranked = books.filter((book) => book.id !== id).map((book) => ({ book, rank: rank(book) }));
-      ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
-      return ranked.slice(0, RECOMMENDED_COUNT).map(({ book }) => book);
+      return recommended((await snapshot()).books, id);
+    },
+
+    /** What the catalogue pages show, as the page cache compares it (catalogue-visibility.ts). */
+    async shown(): Promise<CatalogueFingerprints> {
+      return snapshot();
     },
 
     async countBooks(): Promise<number> {

@@ -9,7 +9,8 @@ export const RECHECK_MS = 1000;
 
 export interface CatalogueWatch {
   /**
-   * The catalogue version: never older than a change this process committed. With Redis,
+   * The catalogue version: never older than a change this process committed, for the request
+   * that asks first after it (one asking while that read runs gets the version before). With Redis,
    * another process's change arrives on the channel at once, or by re-reading the row at most
    * RECHECK_MS later if a message is lost. When this process is the database's only server
    * (the embedded SQLite file), another program's change (a script) shows within RECHECK_MS;
@@ -78,10 +79,10 @@ export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECH
   let queued: Promise<number> | undefined;
   function freshRead(): Promise<number> {
     if (!reading) {
-      reading = read().finally(() => {
-        reading = undefined;
+      const started = read().finally(() => {
+        if (reading === started) reading = undefined;
       });
-      return reading;
+      return (reading = started);
     }
     queued ??= reading
       .catch(() => undefined)
@@ -98,10 +99,14 @@ export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECH
     current() {
       if (!redis && !soleServer) return freshRead();
       if (known !== undefined && now() - readAt < recheckMs) return Promise.resolve(known);
-      reading ??= read().finally(() => {
-        reading = undefined;
+      // The request that starts a read waits for it; those that come while it runs take the
+      // version known, so a busy database slows one request, not every page.
+      if (reading && known !== undefined) return Promise.resolve(known);
+      if (reading) return reading;
+      const started = read().finally(() => {
+        if (reading === started) reading = undefined;
       });
-      return reading;
+      return (reading = started);
     },
     onChange(listener) {
       listeners.push(listener);

@@ -11,8 +11,8 @@ import type { ShippingInfo } from '../accounts/shipping-info.ts';
 import { MAX_COPIES_PER_TITLE } from '../catalog/per-title-limit.ts';
 import { quoteCart } from './quote.ts';
 import { HOLD_MINUTES, releaseExpiredHolds, releaseHoldsOf, SoldOut, takeHolds } from './stock-holds.ts';
-import { lockForSale, prepareAddressLock } from './lock-order.ts';
-import { isLockConflict, retryOnLockConflict } from '../../lib/lock-retry.ts';
+import { lockForSale, prepareAddressLock, saleTransaction } from './lock-order.ts';
+import { isLockConflict } from '../../lib/lock-retry.ts';
 import type { Knex } from 'knex';
 import type { Logger } from '../../log.ts';
 import { createOrderCompletion, type CompletionDeps } from './order-completion.ts';
@@ -102,14 +102,12 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
 
   /** Under the checkout's lock, so a completion in flight is never undone. */
   async function closeCheckout(checkout: Checkout, status: 'failed' | 'canceled'): Promise<void> {
-    await retryOnLockConflict(() =>
-      db.transaction(async (trx) => {
-        await lockForSale(trx, { userId: checkout.userId });
-        const locked = (await Checkout.query(trx).findById(checkout.id).forUpdate())!;
-        await lockForSale(trx, { codes: [locked.discountCode], bookIds: bookIdsOf(locked) });
-        await endCheckout(trx, locked, status);
-      }),
-    );
+    await saleTransaction(db, async (trx) => {
+      await lockForSale(trx, { userId: checkout.userId });
+      const locked = (await Checkout.query(trx).findById(checkout.id).forUpdate())!;
+      await lockForSale(trx, { codes: [locked.discountCode], bookIds: bookIdsOf(locked) });
+      await endCheckout(trx, locked, status);
+    });
   }
 
   return {
@@ -188,9 +186,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
           clientKey,
           createdAt: new Date(),
         };
-        replaced = await retryOnLockConflict(() =>
-          db.transaction((trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code })),
-        );
+        replaced = await saleTransaction(db, (trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code }));
       } catch (err) {
         await cancelQuietly(payments, log, intent.id);
         throw startRefusal(err);

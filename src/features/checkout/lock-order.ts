@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { retryOnLockConflict } from '../../lib/lock-retry.ts';
 
 // The one lock order. Every transaction that touches a checkout, a discount code, books, stock
 // holds or order items takes its locks in this order, so no two of them can each hold what the
@@ -42,6 +44,26 @@ export async function lockForSale(trx: Knex.Transaction, locks: SaleLocks): Prom
   if (codes.length) await trx('discountCodes').whereIn('code', codes).orderBy('code').select('id').forUpdate();
   const bookIds = ascending(locks.bookIds ?? []);
   if (bookIds.length) await trx('books').whereIn('id', bookIds).orderBy('id').select('id').forUpdate();
+}
+
+/**
+ * Sale transactions one process runs at once. Each holds a pooled connection while it waits
+ * for another's row locks (many parents paying for the one book everyone wants), so the rest
+ * of the pool (db.ts) stays free for the pages and the carts of everyone else.
+ */
+export const SALE_TRANSACTIONS_AT_ONCE = 4;
+
+const saleLimits = new WeakMap<Knex, LimitFunction>();
+
+/**
+ * Runs `work` as one transaction that takes sale locks: at most SALE_TRANSACTIONS_AT_ONCE in
+ * this process at a time, the others queued without a connection, and run again from the start
+ * when the database ends it over a lock (lock-retry.ts).
+ */
+export function saleTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let limit = saleLimits.get(db);
+  if (!limit) saleLimits.set(db, (limit = pLimit(SALE_TRANSACTIONS_AT_ONCE)));
+  return limit(() => retryOnLockConflict(() => db.transaction(work)));
 }
 
 const ascending = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);

@@ -15,8 +15,7 @@ import { decimalTotals } from '../pricing/pricing.ts';
 import { sellHeldCopies, SoldOut } from './stock-holds.ts';
 import { confirmUse, releaseUse } from '../discounts/discount-uses.ts';
 import { saveAddress } from '../accounts/saved-address.ts';
-import { retryOnLockConflict } from '../../lib/lock-retry.ts';
-import { lockForSale } from './lock-order.ts';
+import { lockForSale, saleTransaction } from './lock-order.ts';
 
 // A paid checkout becomes an order exactly once, whichever door arrives first (the browser,
 // the sandbox's confirm, Stripe's webhook, the sweep) and however many arrive at once.
@@ -53,7 +52,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
 
   /** Under the checkout's lock: the existing order, a new one, or the certainty that it cannot be filled. */
   async function decide(of: Checkout): Promise<Decision> {
-    const decision = await retryOnLockConflict(() => db.transaction((trx) => decideLocked(trx, of)));
+    const decision = await saleTransaction(db, (trx) => decideLocked(trx, of));
     mailer.kick();
     return decision;
   }

@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { CheckoutLine } from '../../models/Checkout.ts';
 import { bumpCatalogueVersion } from '../catalog/catalogue-version.ts';
-import { retryOnLockConflict } from '../../lib/lock-retry.ts';
-import { lockForSale } from './lock-order.ts';
+import { lockForSale, saleTransaction } from './lock-order.ts';
 
 // Copies are held while a payment is in progress: taken from books.in_stock when the payment
 // intent is created, recorded in stock_holds, and either sold (the hold row is dropped) or
@@ -72,15 +71,13 @@ export async function releaseExpiredHolds(db: Db, expiredBy: Date): Promise<numb
   const holds = await db('stockHolds').where('expiresAt', '<=', expiredBy).select<Hold[]>('id', 'bookId', 'quantity');
   let released = 0;
   for (const hold of holds) {
-    const gone = await retryOnLockConflict(() =>
-      db.transaction(async (trx) => {
-        await lockForSale(trx, { bookIds: [hold.bookId] });
-        // Only the request that removes the hold row gives the copies back.
-        if (!(await giveBack(trx, hold))) return false;
-        await bumpCatalogueVersion(trx);
-        return true;
-      }),
-    );
+    const gone = await saleTransaction(db, async (trx) => {
+      await lockForSale(trx, { bookIds: [hold.bookId] });
+      // Only the request that removes the hold row gives the copies back.
+      if (!(await giveBack(trx, hold))) return false;
+      await bumpCatalogueVersion(trx);
+      return true;
+    });
     if (gone) released++;
   }
   return released;

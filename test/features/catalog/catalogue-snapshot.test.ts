@@ -13,12 +13,18 @@ function setUp() {
     },
     onChange() {},
   } satisfies CatalogueWatch & { version: number };
-  const table = { rows: [book(1, 5), book(2, 0)], reads: 0, fail: false };
-  const snapshot = catalogueSnapshots(watch, async () => {
-    table.reads++;
-    if (table.fail) throw new Error('database away');
-    return table.rows.map((row) => ({ ...row }));
-  });
+  const table = { rows: [book(1, 5), book(2, 0)], reads: 0, fail: false, slow: undefined as Promise<void> | undefined };
+  const snapshot = catalogueSnapshots(
+    watch,
+    async () => {
+      table.reads++;
+      if (table.slow) await table.slow;
+      if (table.fail) throw new Error('database away');
+      return table.rows.map((row) => ({ ...row }));
+    },
+    (read) => read,
+    { waitMs: 50 },
+  );
   return { watch, table, snapshot };
 }
 
@@ -50,5 +56,35 @@ describe('the catalogue snapshot', () => {
       (books[0] as { inStock: number }).inStock = 99;
     }).toThrow(TypeError);
     expect((await snapshot()).byId.get(1)?.inStock).toBe(5);
+  });
+
+  it('while a newer version is read, gives the snapshot before to everyone but the request that reads it', async () => {
+    const { watch, table, snapshot } = setUp();
+    await snapshot();
+    let finish: () => void = () => {};
+    table.slow = new Promise<void>((resolve) => (finish = resolve));
+    table.rows = [book(1, 3), book(2, 0)];
+    watch.version = 2;
+    const reader = snapshot();
+    // Others asking meanwhile get version 1 at once, and start no read of their own.
+    const others = await Promise.all([snapshot(), snapshot()]);
+    expect(others.map((s) => s.version)).toEqual([1, 1]);
+    expect(table.reads).toBe(2);
+    finish();
+    expect((await reader).version).toBe(2);
+    expect((await snapshot()).byId.get(1)?.inStock).toBe(3);
+  });
+
+  it('gives the reading request the snapshot before when the read outlasts its wait', async () => {
+    const { watch, table, snapshot } = setUp();
+    await snapshot();
+    let finish: () => void = () => {};
+    table.slow = new Promise<void>((resolve) => (finish = resolve));
+    watch.version = 2;
+    expect((await snapshot()).version).toBe(1);
+    finish();
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await snapshot()).version).toBe(2);
+    expect(table.reads).toBe(2);
   });
 });

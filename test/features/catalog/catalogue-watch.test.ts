@@ -43,6 +43,18 @@ describe('the catalogue version', () => {
     expect(await watch.current()).toBe(before + 1);
   });
 
+  it('lets the requests that come while the version is read take the one known, and only the first wait', async () => {
+    const time = clock();
+    const watch = watchCatalogue({ db: shop.db, soleServer: true, now: time.now });
+    const before = await watch.current();
+    await shop.db.transaction((trx) => bumpCatalogueVersion(trx));
+    const first = watch.current();
+    const meanwhile = await Promise.all([watch.current(), watch.current()]);
+    expect(meanwhile).toEqual([before, before]);
+    expect(await first).toBe(before + 1);
+    expect(await watch.current()).toBe(before + 1);
+  });
+
   it("as the database's only server, hears its own change at once and another program's within the recheck interval", async () => {
     const time = clock();
     const watch = watchCatalogue({ db: shop.db, soleServer: true, now: time.now });
