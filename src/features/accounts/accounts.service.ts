@@ -104,11 +104,16 @@ export function createAccountsService({
       return Boolean(await findByEmail(email));
     },
 
-    /** Each sign-up mails an address nobody has verified, so sign-ups are limited per client address. */
+    /**
+     * Each sign-up mails an address nobody has verified, so sign-ups are limited per client
+     * address, and welcomes per inbox and per domain (src/features/mail/recipient-caps.ts).
+     */
     async signup(input: SignupInput, client: string): Promise<SignIn> {
       if (!(await limiters.signupByClient.reserve(client)).allowed) throw new TooManyRequests(M.tooManySignups);
       if (await findByEmail(input.email)) throw new Conflict(M.emailTaken, { field: 'email' });
       const passwordHash = await hashPassword(input.password);
+      // Reserved before anything is written; a spent cap holds back only the welcome.
+      const welcome = await limiters.welcomeByRecipient.mayMail(input.email);
       const user = await db
         .transaction(async (trx) => {
           const created = await User.query(trx).insertAndFetch({
@@ -117,7 +122,9 @@ export function createAccountsService({
             firstName: input.firstName,
             lastName: input.lastName,
           });
-          await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName) } });
+          if (welcome) {
+            await mailer.enqueue(trx, { to: created.email, template: 'welcome', data: { firstName: greetingName(created.firstName) } });
+          }
           return created;
         })
         .catch(async (err: unknown) => {

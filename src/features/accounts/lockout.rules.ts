@@ -19,7 +19,7 @@ export const LOCKOUT = {
   /** Live email checks from one client address per window. */
   checkEmailRequests: 60,
   checkEmailWindowMs: 10 * 60_000,
-  /** One security email of each kind per account, and per recipient, per interval. */
+  /** One security email of each kind per account, and per inbox (however the address is spelt), per interval. */
   mailIntervalMs: 30 * 60_000,
   temporaryPasswordLifetimeMs: 24 * 60 * 60_000,
   resetLinkLifetimeMs: 60 * 60_000,
@@ -27,9 +27,13 @@ export const LOCKOUT = {
 
 /**
  * Each sign-up mails a welcome to an address nobody has verified yet, so sign-ups from one
- * client address are bounded too. (Not per session: every sign-up starts a new session.)
+ * client address are bounded too. (Not per session: every sign-up starts a new session.) One
+ * inbox gets a few welcomes a day, however its address is spelt and whoever signs it up; past
+ * that the account is still made, without the mail.
  */
 export const SIGNUP = {
   perClient: 10,
   windowMs: 60 * 60_000,
+  welcomesPerInbox: 2,
+  welcomeWindowMs: 24 * 60 * 60_000,
 } as const;

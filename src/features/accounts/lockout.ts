@@ -50,7 +50,7 @@ export function createLockout({
   async function secureAccount(user: User): Promise<void> {
     // The recipient's cap comes first: a password is only replaced when the mail carrying its
     // successor can be written, or the parent would be left with no way in.
-    if (!(await limiters.temporaryPasswordByRecipient.reserve(user.email.toLowerCase())).allowed) return;
+    if (!(await limiters.temporaryPasswordByRecipient.reserve(user.email)).allowed) return;
     const now = new Date();
     const claimed = await db.transaction(async (trx) => {
       const won = await User.query(trx)

@@ -23,8 +23,8 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
   async function mailLink(email: string): Promise<void> {
     const user = await User.query(db).findOne({ email: email.toLowerCase() });
     if (!user) return;
-    // The shared counter holds the interval per recipient in every process, before anything is written.
-    if (!(await limiters.resetByRecipient.reserve(user.email.toLowerCase())).allowed) return;
+    // The shared counter holds the interval per inbox in every process, before anything is written.
+    if (!(await limiters.resetByRecipient.reserve(user.email)).allowed) return;
     const now = new Date();
     const secret = randomSecret();
     const sent = await db.transaction(async (trx) => {

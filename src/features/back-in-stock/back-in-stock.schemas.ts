@@ -23,9 +23,9 @@ export const BACK_IN_STOCK_MESSAGES = {
 } as const;
 
 /**
- * Requests taken per email address each day and per client address each hour: each one may
- * mail that address, which nobody has verified, so nobody can make the shop mail a stranger
- * more than a few times.
+ * Requests taken per inbox each day (every spelling of an address that reaches it counts, see
+ * src/lib/email.ts) and per client address each hour: each one may mail that address, which
+ * nobody has verified, so nobody can make the shop mail a stranger more than a few times.
  */
 export const BACK_IN_STOCK_LIMITS = {
   perAddress: 5,

@@ -15,8 +15,9 @@ export const CONTACT_MESSAGES = {
 export const CONTACT_LIMITS = { perClient: 10, perSession: 3, windowMs: 60 * 60_000 } as const;
 
 /**
- * Mail the form causes, capped by who receives it: the address the form names (nobody has
- * verified it, so many clients together must not flood it) and the shop's own notifications
+ * Mail the form causes, capped by who receives it: the inbox the form's address reaches, however
+ * it is spelt (nobody has verified it, so many clients together must not flood it; its domain
+ * has a cap too, src/features/mail/recipient-caps.ts) and the shop's own notifications
  * (every message waits in the admin inbox anyway, so one alert per window is enough).
  */
 export const CONTACT_MAIL_LIMITS = {

@@ -4,6 +4,7 @@ import { TooManyRequests } from '../../web/errors.ts';
 import type { Limits } from '../../web/throttle.ts';
 import { greetingName } from '../mail/greeting.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { recipientCaps } from '../mail/recipient-caps.ts';
 import type { ShopNotifications } from '../mail/shop-notifications.ts';
 import { CONTACT_LIMITS, CONTACT_MAIL_LIMITS as MAIL, CONTACT_MESSAGES, type ContactInput } from './contact.schemas.ts';
 
@@ -23,24 +24,28 @@ export function createContactService({
 }) {
   const byClient = limits('contact-client', { points: CONTACT_LIMITS.perClient, windowMs: CONTACT_LIMITS.windowMs });
   const bySession = limits('contact-session', { points: CONTACT_LIMITS.perSession, windowMs: CONTACT_LIMITS.windowMs });
-  const byRecipient = limits('contact-recipient', { points: MAIL.acknowledgementsPerRecipient, windowMs: MAIL.acknowledgementWindowMs });
+  const byRecipient = recipientCaps(limits).perInbox('contact-recipient', {
+    points: MAIL.acknowledgementsPerRecipient,
+    windowMs: MAIL.acknowledgementWindowMs,
+  });
   const shopAlerts = limits('contact-shop-notify', { points: MAIL.shopNotifications, windowMs: MAIL.shopNotificationWindowMs });
 
   /**
    * Which mail this message may cause, reserved before anything is written so parallel
    * requests cannot all slip under a cap. A spent cap holds back only the mail: the message is
    * kept and the sender sees the same answer, so the form tells nobody what an address received.
+   * The acknowledgement counts the inbox the address reaches, and its domain.
    */
   async function reserveMail(email: string): Promise<{ acknowledge: boolean; alertShop: boolean }> {
-    const [acknowledge, alertShop] = await Promise.all([byRecipient.reserve(email.toLowerCase()), shopAlerts.reserve(SHOP_INBOX)]);
-    return { acknowledge: acknowledge.allowed, alertShop: alertShop.allowed };
+    const [acknowledge, alertShop] = await Promise.all([byRecipient.mayMail(email), shopAlerts.reserve(SHOP_INBOX)]);
+    return { acknowledge, alertShop: alertShop.allowed };
   }
 
   return {
     /**
      * Keeps the message and tells the parent it arrived (the reply comes within 24 hours).
      * The acknowledgement goes to an address nobody has verified, so sends are limited per
-     * client address and per session, capped per recipient, and it repeats nothing the sender
+     * client address and per session, capped per inbox, and it repeats nothing the sender
      * wrote but a plain name.
      */
     async saveMessage(input: ContactInput, { client, session }: { client: string; session: string }): Promise<{ id: number }> {

@@ -10,7 +10,7 @@ import { fieldProblem, summaryForms, summaryOf, toastsOf, valueOf } from '../../
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { BACK_IN_STOCK_LIMITS, BACK_IN_STOCK_MESSAGES } from '../../../src/features/back-in-stock/back-in-stock.schemas.ts';
 
-// "Email me when it's back": a request kept once per address and book, one email when an
+// "Email me when it's back": a request kept once per inbox and book, one email when an
 // operator's stock edit brings the book back, and a link in every mail that cancels it.
 let sink: SmtpSink;
 let shop: TestShop;
@@ -212,7 +212,7 @@ describe('a request', () => {
 
     // A request that slipped in as the book came back is not mailed by an edit that keeps it in stock.
     const late = freshEmail();
-    await shop.db('backInStockRequests').insert({ bookId: id, email: late });
+    await shop.db('backInStockRequests').insert({ bookId: id, email: late, inbox: late });
     await setShelf(id, '5'); // 3 to 5: nothing new
     expect(await mailsTo(late, backSubject('Back From The Printer'))).toHaveLength(0);
     await shop.db('backInStockRequests').where({ email: late }).delete();
