@@ -41,6 +41,7 @@ import { insecureCookieWarning, SESSION_COOKIE, sessionMiddleware, type SessionS
 import { builtAssets, publicFiles } from './web/static-files.ts';
 import { headerFacts } from './features/session/header-facts.ts';
 import { personalPages } from './web/session-presence.ts';
+import { limitNewSessions, NEW_SESSIONS } from './web/session-limit.ts';
 import { requestLog } from './web/request-log.ts';
 import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
@@ -143,7 +144,10 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(sessionMiddleware(config, sessions.store));
   app.use(endStaleSessions(accounts));
-  app.use(rejectCrossSite, csrfProtection({ multipartForms: [COVER_UPLOAD_PATH] }));
+  // A change from a visitor without a session stores one: limited per client address before
+  // the form token is put in it.
+  app.use(rejectCrossSite, limitNewSessions(services.limits('new-session-client', NEW_SESSIONS)));
+  app.use(csrfProtection({ multipartForms: [COVER_UPLOAD_PATH] }));
 
   const api = express.Router();
   api.use(noStore);

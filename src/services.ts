@@ -56,6 +56,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   const carts = createCartService(db);
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
   return {
+    /** The shared limits, for the plumbing app.ts wires (new sessions per client address). */
+    limits,
     payments,
     catalogue,
     catalog: createCatalogService(db, catalogue),

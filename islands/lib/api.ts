@@ -20,20 +20,54 @@ export function messageOf(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.status < 500 && err.serverMessage ? err.serverMessage : fallback;
 }
 
-let csrfToken: Promise<string> | undefined;
+let csrfToken: Promise<string | null> | undefined;
 
-function token(): Promise<string> {
-  csrfToken ??= fetch('/api/session', { credentials: 'same-origin' })
+/**
+ * The session's token, asked for once. A visitor without a session has none yet (null): their
+ * first change goes without it and makes the session, so the token is asked for again next time.
+ */
+function token(): Promise<string | null> {
+  const asked = (csrfToken ??= fetch('/api/session', { credentials: 'same-origin' })
     .then((res) => {
       if (!res.ok) throw new ApiError(res.status, 'Failed to fetch session');
-      return res.json() as Promise<{ csrfToken: string }>;
+      return res.json() as Promise<{ csrfToken: string | null }>;
     })
-    .then((session) => session.csrfToken)
+    .then((session) => {
+      if (!session.csrfToken) csrfToken = undefined;
+      return session.csrfToken;
+    })
     .catch((err: unknown) => {
       csrfToken = undefined;
       throw err;
+    }));
+  return asked;
+}
+
+let firstChange: Promise<void> | undefined;
+
+/**
+ * The token for a change, and what to call once the change is answered. Without a session the
+ * change goes without a token and makes the session; changes asked for meanwhile (a double
+ * click) wait for it and then use that session's token, so one visitor never starts two.
+ */
+async function tokenForChange(): Promise<{ token: string | null; answered: () => void }> {
+  for (;;) {
+    if (firstChange) {
+      await firstChange;
+      continue;
+    }
+    const sessionToken = await token();
+    if (firstChange) continue;
+    if (sessionToken) return { token: sessionToken, answered: () => undefined };
+    let answered = () => undefined as void;
+    firstChange = new Promise<void>((resolve) => {
+      answered = () => {
+        firstChange = undefined;
+        resolve();
+      };
     });
-  return csrfToken;
+    return { token: null, answered };
+  }
 }
 
 /** Signing in or up starts a new session with a new token; the answer carries it. */
@@ -43,14 +77,19 @@ export function rememberCsrfToken(token: string): void {
 
 export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET') headers['x-csrf-token'] = await token();
+  let answered = () => undefined as void;
+  if (method !== 'GET') {
+    const change = await tokenForChange();
+    if (change.token) headers['x-csrf-token'] = change.token;
+    answered = change.answered;
+  }
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  }).finally(answered);
   const text = await res.text();
   const data = text ? safeJson(text) : undefined;
   if (!res.ok) {

@@ -71,8 +71,13 @@ function cameFromTheShop(req: Request): boolean {
   return [req.get('origin'), req.get('referer')].some((url) => url !== undefined && hostOf(url) === host);
 }
 
-/** The token for this session, created (with the session) on first use. */
+/**
+ * The session's token, made on first use. A read by a visitor without a session gets none
+ * (an empty string): minting one would store a session for a visitor who has only looked,
+ * and their first change needs no token (see checkToken).
+ */
 export function csrfToken(req: Request): string {
+  if (SAFE_METHODS.has(req.method) && !hasSession(req)) return '';
   return generateToken(req);
 }
 

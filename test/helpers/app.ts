@@ -27,7 +27,11 @@ export interface TestShop {
   /** Work the shop does after answering; flushMail waits for it. */
   later: Deferred;
   database: TestDatabase;
-  /** A supertest agent that keeps cookies, like one browser. */
+  /**
+   * A supertest agent that keeps cookies, like one browser on the shop's own pages: it says
+   * so (`Sec-Fetch-Site: same-origin`), as browsers do, which a visitor's first change needs.
+   * A test of a request from elsewhere sets the header itself, or unsets it.
+   */
   browser(): supertest.Agent;
   /** The same database and session store behind a freshly built app: a restart. */
   restart(): Promise<TestShop>;
@@ -54,6 +58,7 @@ export const TEST_LIMITS: Record<string, Limit> = {
   'contact-client': GENEROUS,
   'contact-session': GENEROUS,
   'contact-shop-notify': GENEROUS,
+  'new-session-client': GENEROUS,
 };
 
 /** Builds the real shop on a fresh database (SQLite, or MariaDB + Redis when CI sets their URLs). */
@@ -115,7 +120,7 @@ export async function buildTestShop({
     services,
     later,
     database: data,
-    browser: () => supertest.agent(app),
+    browser: () => supertest.agent(app).set('sec-fetch-site', 'same-origin'),
     restart: async () => {
       await sessions.close();
       await db.destroy();
@@ -132,17 +137,37 @@ export async function buildTestShop({
   return shop;
 }
 
-/** Reads the CSRF token the way the islands do. */
+/**
+ * Reads the CSRF token the way the islands do. Reading makes no session, so a browser without
+ * one first makes it as a visitor's first change does: a harmless change from the shop's own
+ * page (checking an address), which needs no token.
+ */
 export async function csrfTokenFor(agent: supertest.Agent): Promise<string> {
   const res = await agent.get('/api/session').expect(200);
-  return res.body.csrfToken as string;
+  if (typeof res.body.csrfToken === 'string') return res.body.csrfToken;
+  await startSession(agent);
+  const again = await agent.get('/api/session').expect(200);
+  if (typeof again.body.csrfToken !== 'string') throw new Error('no session after a first change');
+  return again.body.csrfToken;
 }
 
-/** Reads the hidden CSRF field from a server-rendered form. */
+/** Makes the browser's session as a visitor's first change does (see csrfTokenFor). */
+export async function startSession(agent: supertest.Agent): Promise<void> {
+  await agent
+    .post('/api/validate-address')
+    .set('sec-fetch-site', 'same-origin')
+    .send({ address: '1 Main Street', city: 'Springfield', zipCode: '62701' })
+    .expect(200);
+}
+
+/**
+ * Reads the hidden CSRF field from a server-rendered form: empty on a page read without a
+ * session, whose first post needs no token.
+ */
 export function formToken(html: string): string {
-  const match = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!match?.[1]) throw new Error('page has no CSRF field');
-  return match[1];
+  const match = /name="_csrf" value="([^"]*)"/.exec(html);
+  if (!match) throw new Error('page has no CSRF field');
+  return match[1]!;
 }
 
 /** Delivers every queued message, waiting for any delivery a kick() already started. */

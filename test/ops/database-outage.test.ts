@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestShop, type TestShop } from '../helpers/app.ts';
+import { buildTestShop, startSession, type TestShop } from '../helpers/app.ts';
 import { ask, eventually, unavailableAnswers, underLoad } from '../helpers/outage.ts';
 import { mariadbServer, type ServiceProcess } from '../helpers/service-process.ts';
 
@@ -30,7 +30,10 @@ afterAll(async () => {
 describe('a database outage', () => {
   it('answers 503 with Retry-After while MariaDB is stopped for 10 s under load, then recovers on its own', async () => {
     const agents = [shop.browser(), shop.browser(), shop.browser()];
-    for (const agent of agents) expect((await ask(agent, '/api/session')).status).toBe(200);
+    for (const agent of agents) {
+      await startSession(agent);
+      expect((await ask(agent, '/api/session')).status).toBe(200);
+    }
     const paths = ['/api/books', '/books', '/api/session', '/books/1'];
     for (const p of paths) expect((await ask(agents[0]!, p)).status).toBe(200);
 

@@ -2,7 +2,7 @@
 // needs it answers 503 with Retry-After instead of hanging, and the shop recovers by itself
 // when Redis is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestShop, type TestShop } from '../helpers/app.ts';
+import { buildTestShop, startSession, type TestShop } from '../helpers/app.ts';
 import { ask, eventually, unavailableAnswers, underLoad } from '../helpers/outage.ts';
 import { redisServer, type ServiceProcess } from '../helpers/service-process.ts';
 import { DeadlineExceeded } from '../../src/lib/deadline.ts';
@@ -27,7 +27,10 @@ const expected = (n: number) => Array.from({ length: n }, () => ({ status: 503, 
 
 async function parents() {
   const agents = [shop.browser(), shop.browser(), shop.browser()];
-  for (const agent of agents) expect((await ask(agent, '/api/session')).status).toBe(200);
+  for (const agent of agents) {
+    await startSession(agent);
+    expect((await ask(agent, '/api/session')).status).toBe(200);
+  }
   expect((await ask(shop.browser(), '/books')).status).toBe(200);
   return agents;
 }

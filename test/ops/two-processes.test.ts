@@ -18,13 +18,14 @@ class Visitor {
   private token = '';
 
   async call(base: string, method: string, path: string, body?: object) {
-    if (method !== 'GET' && !this.token) this.token = (await (await this.call(base, 'GET', '/api/session')).json()).csrfToken;
+    // Without a session there is no token yet: the first change says it came from the shop's page.
+    if (method !== 'GET' && !this.token) this.token = (await (await this.call(base, 'GET', '/api/session')).json()).csrfToken ?? '';
     const res = await fetch(base + path, {
       method,
       redirect: 'manual',
       headers: {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'x-csrf-token': this.token,
+        ...(this.token ? { 'x-csrf-token': this.token } : { 'sec-fetch-site': 'same-origin' }),
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : null,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestShop, csrfTokenFor, formToken, type TestShop } from '../helpers/app.ts';
+import { buildTestShop, csrfTokenFor, formToken, startSession, type TestShop } from '../helpers/app.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -16,6 +16,8 @@ const message = {
   description: 'A question about book 1.',
 };
 
+const address = { address: '1 Main Street', city: 'Springfield', zipCode: '62701' };
+
 async function contactCount() {
   const row = (await shop.db('contact_messages').count({ n: '*' }).first()) as { n: number | string };
   return Number(row.n);
@@ -24,13 +26,24 @@ async function contactCount() {
 describe('CSRF', () => {
   it('refuses a JSON POST without a token with 403 and changes nothing', async () => {
     const before = await contactCount();
-    const res = await shop.browser().post('/api/contact').send(message).expect(403);
+    const agent = shop.browser();
+    await startSession(agent);
+    const res = await agent.post('/api/contact').send(message).expect(403);
     expect(res.body.message).toMatch(/reload the page/);
+    expect(await contactCount()).toBe(before);
+  });
+
+  it('refuses a first change that says nothing about where it came from, and changes nothing', async () => {
+    const before = await contactCount();
+    const res = await shop.browser().post('/api/contact').unset('sec-fetch-site').send(message).expect(403);
+    expect(res.body.message).toMatch(/reload the page/);
+    expect(res.headers['set-cookie']).toBeUndefined();
     expect(await contactCount()).toBe(before);
   });
 
   it('refuses a form POST with a wrong token', async () => {
     const agent = shop.browser();
+    await startSession(agent);
     await agent.get('/contact').expect(200);
     await agent
       .post('/contact')
@@ -42,7 +55,10 @@ describe('CSRF', () => {
   it('refuses a token from another session', async () => {
     const mallory = shop.browser();
     const token = await csrfTokenFor(mallory);
-    await shop.browser().post('/api/contact').set('x-csrf-token', token).send(message).expect(403);
+    const parent = shop.browser();
+    await startSession(parent);
+    await parent.post('/api/contact').set('x-csrf-token', token).send(message).expect(403);
+    await shop.browser().post('/api/contact').unset('sec-fetch-site').set('x-csrf-token', token).send(message).expect(403);
   });
 
   it('accepts the session token as a header (islands) and as a form field', async () => {
@@ -59,6 +75,7 @@ describe('CSRF', () => {
 
   it('accepts a same-origin form post whose Origin is "null", as Chromium sends it', async () => {
     const agent = shop.browser();
+    await startSession(agent);
     const page = await agent.get('/contact');
     await agent
       .post('/contact')
@@ -79,7 +96,13 @@ describe('CSRF', () => {
     const token = await csrfTokenFor(agent);
     await agent.post('/api/contact').set('x-csrf-token', token).set('sec-fetch-site', 'cross-site').send(message).expect(403);
     await agent.post('/api/contact').set('x-csrf-token', token).set('sec-fetch-site', 'same-site').send(message).expect(403);
-    await agent.post('/api/contact').set('x-csrf-token', token).set('origin', 'https://evil.example').send(message).expect(403);
+    await agent
+      .post('/api/contact')
+      .unset('sec-fetch-site')
+      .set('x-csrf-token', token)
+      .set('origin', 'https://evil.example')
+      .send(message)
+      .expect(403);
   });
 });
 
@@ -115,7 +138,7 @@ describe('headers', () => {
   });
 
   it('sets the session cookie HttpOnly and SameSite=Lax', async () => {
-    const res = await shop.browser().get('/api/session').expect(200);
+    const res = await shop.browser().post('/api/validate-address').set('sec-fetch-site', 'same-origin').send(address).expect(200);
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(/shop\.sid=/);
     expect(cookie).toMatch(/HttpOnly/);

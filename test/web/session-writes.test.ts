@@ -50,11 +50,16 @@ const storeGet = (sid: string) =>
 const storeSet = (sid: string, data: SessionData) =>
   new Promise<void>((resolve, reject) => shop.sessions.store.set(sid, data, (err?: Error) => (err ? reject(err) : resolve())));
 
-/** A browser with a stored session, and the session's id. */
+/** A browser with a stored session (made by its first change), and the session's id. */
 async function visitorWithSession() {
   const agent = shop.browser();
-  const res = await agent.get('/api/session').expect(200);
-  return { agent, sid: sidOf(res.headers['set-cookie']), token: res.body.csrfToken as string };
+  const res = await agent
+    .post('/api/validate-address')
+    .set('sec-fetch-site', 'same-origin')
+    .send({ address: '1 Main Street', city: 'Springfield', zipCode: '62701' })
+    .expect(200);
+  const sid = sidOf(res.headers['set-cookie']);
+  return { agent, sid, token: await csrfTokenFor(agent) };
 }
 
 /** Makes the stored session (and so its cookie's recorded expiry) end in `days` days. */

@@ -90,18 +90,20 @@ describe('the session cookie in production', () => {
     ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
     SEED_CATALOGUE: 'false',
   };
+  // A first change makes the session, and so sends its cookie.
+  const ADDRESS = { address: '1 Main Street', city: 'Springfield', zipCode: '62701' };
   const sessionCookie = (res: { headers: Record<string, unknown> }) =>
     ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('shop.sid='));
 
   it('is Secure when the trusted proxy says the request came over https', async () => {
     shop = await buildTestShop({ seed: false, env: { ...production, TRUST_PROXY: '1' } });
-    const res = await shop.browser().get('/api/session').set('x-forwarded-proto', 'https').expect(200);
+    const res = await shop.browser().post('/api/validate-address').set('x-forwarded-proto', 'https').send(ADDRESS).expect(200);
     expect(sessionCookie(res)).toMatch(/;\s*Secure/i);
   });
 
   it('cannot be Secure behind a TLS proxy with TRUST_PROXY=0, which start-up warns about', async () => {
     shop = await buildTestShop({ seed: false, env: { ...production, TRUST_PROXY: '0' } });
-    const res = await shop.browser().get('/api/session').set('x-forwarded-proto', 'https').expect(200);
+    const res = await shop.browser().post('/api/validate-address').set('x-forwarded-proto', 'https').send(ADDRESS).expect(200);
     expect(sessionCookie(res)).not.toMatch(/;\s*Secure/i);
     expect(insecureCookieWarning(shop.config)).toMatch(/TRUST_PROXY is 0 in production/);
     expect(insecureCookieWarning({ ...shop.config, TRUST_PROXY: 1 })).toBeUndefined();

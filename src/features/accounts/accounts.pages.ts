@@ -30,9 +30,10 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   router.get('/login', (req, res) => {
     const next = localPath(req.query.next);
     if (req.session.userId) return res.redirect(303, next ?? '/dashboard');
-    // 'Access Denied' from a signed-in page (dashboard.pages.ts), above the form that lets the parent in.
-    const denied = takeRefusal(req, (form) => form === 'signin');
-    renderLogin(res, denied ? 'signin' : req.query.tab === 'signup' ? 'signup' : 'signin', { next }, denied?.problems);
+    // 'Access Denied' from a signed-in page (dashboard.pages.ts), above the form that lets the parent
+    // in: kept in the session, or said by the redirect to a visitor without one (ACCESS_DENIED_URL).
+    const denied = takeRefusal(req, (form) => form === 'signin')?.problems ?? (req.query.denied === '1' ? accessDenied() : undefined);
+    renderLogin(res, denied ? 'signin' : req.query.tab === 'signup' ? 'signup' : 'signin', { next }, denied);
   });
 
   router.post('/login', async (req, res) => {
@@ -203,6 +204,10 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   });
 
   return router;
+}
+
+function accessDenied(): Refusal {
+  return refusal({ form: 'signin', title: M.accessDenied.title, problems: [{ message: M.accessDenied.text }] });
 }
 
 function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<string, unknown> = {}, problems?: Refusal): void {

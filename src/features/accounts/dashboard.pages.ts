@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { withFormErrors } from '../../web/form-errors.ts';
 import { errorProblems, refusal, zodProblems, zodRefusal, type Refusal } from '../../web/form-problems.ts';
 import { keepRefusal } from '../../web/kept-refusal.ts';
+import { hasSession } from '../../web/session-presence.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
 import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
@@ -141,12 +142,17 @@ const PASSWORD_IDS = {
 };
 const ADDRESS_IDS = { address: 'saved-address', city: 'saved-city', zipCode: 'saved-zipCode' };
 
+/** Where a visitor without a session is sent from a signed-in page: the query says 'Access Denied'. */
+export const ACCESS_DENIED_URL = '/login?denied=1';
+
 /**
  * Visitors are sent to /login with 'Access Denied' (docs/architecture.md, "Sign-in, sessions and
- * lockout"), told at the top of the sign-in form, the one thing that lets them in.
+ * lockout"), told at the top of the sign-in form, the one thing that lets them in. A visitor
+ * without a session gets no session for it (a read stores none): the redirect says it instead.
  */
 const signedInOnly: RequestHandler = (req, res, next) => {
   if (req.session.userId) return next();
+  if (!hasSession(req)) return res.redirect(303, ACCESS_DENIED_URL);
   keepRefusal(req, { form: 'signin', title: M.accessDenied.title, problems: [{ message: M.accessDenied.text }], ids: {}, values: {} });
   res.redirect(303, '/login');
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type supertest from 'supertest';
 import { newParent } from '../../helpers/accounts.ts';
-import { buildTestShop, formToken, type TestShop } from '../../helpers/app.ts';
+import { buildTestShop, formToken, startSession, type TestShop } from '../../helpers/app.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -109,8 +109,10 @@ describe('/dashboard', () => {
   it("sends visitors to /login with 'Access Denied' at the top of the sign-in form, not in a toast, once", async () => {
     const agent = shop.browser();
     const res = await agent.get('/dashboard').expect(303);
-    expect(res.headers.location).toBe('/login');
-    const login = await agent.get('/login').expect(200);
+    // A visitor without a session gets none for it: the redirect says it.
+    expect(res.headers.location).toBe('/login?denied=1');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const login = await agent.get(res.headers.location!).expect(200);
     const form = /<form method="post" action="\/login" id="signin-form"[^>]*>([\s\S]*?)<\/form>/.exec(login.text)?.[1] ?? '';
     // The refusal's summary, first in the form, taking the focus on arrival.
     expect(form.trimStart()).toMatch(/^<div class="form-problems" id="signin-problems" role="alert" tabindex="-1" autofocus/);
@@ -125,9 +127,10 @@ describe('/dashboard', () => {
     expect(again.text).not.toContain('Access Denied');
   });
 
-  it("keeps 'Access Denied' for the sign-in page: another page visited first leaves it there", async () => {
+  it("keeps 'Access Denied' for the sign-in page of a visitor with a session: another page visited first leaves it there", async () => {
     const agent = shop.browser();
-    await agent.get('/dashboard?tab=orders').expect(303);
+    await startSession(agent);
+    expect((await agent.get('/dashboard?tab=orders').expect(303)).headers.location).toBe('/login');
     const cart = await agent.get('/cart').expect(200);
     expect(cart.text).not.toContain('Access Denied');
     expect((await agent.get('/login').expect(200)).text).toContain('Access Denied');

@@ -148,12 +148,11 @@ describe('password reset by link', () => {
     const b = new ApiBrowser(shop.browser());
     const form = await b.get(path).expect(200);
     expect(form.text).toContain('Choose a new password');
-    await b.refreshToken();
     const done = await b.agent
       .post(path)
       .type('form')
       .send({
-        _csrf: /name="_csrf" value="([^"]+)"/.exec(form.text)![1],
+        _csrf: /name="_csrf" value="([^"]*)"/.exec(form.text)![1],
         newPassword: 'moonlit-path-3',
         confirmPassword: 'moonlit-path-3',
       });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toDecimal } from '../../../src/lib/money.ts';
 import { Book } from '../../../src/models/Book.ts';
-import { buildTestShop, csrfTokenFor, type TestShop } from '../../helpers/app.ts';
+import { buildTestShop, csrfTokenFor, startSession, type TestShop } from '../../helpers/app.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -164,6 +164,7 @@ describe('the cart API', () => {
 
   it('refuses changes without the CSRF token', async () => {
     const agent = shop.browser();
+    await startSession(agent);
     await agent.post('/api/cart').send({ bookId: 1 }).expect(403);
   });
 
