@@ -9,6 +9,8 @@ import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
 import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
+import type { CheckoutService } from './features/checkout/checkout.service.ts';
+import type { OrderRefunds } from './features/admin/orders/order-refunds.ts';
 import { createDeferred } from './lib/deferred.ts';
 import { createServices } from './services.ts';
 import { gracefulCloser } from './web/graceful-close.ts';
@@ -27,11 +29,11 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     const seeded = await seedCatalogue(db);
     if (seeded) log.info({ books: seeded }, 'seeded an empty catalogue');
   }
-  const sessions = await openSessionStore(config, db);
+  const sessions = await openSessionStore(config, db, { log });
   const mailer = createMailer({ db, config, log });
   mailer.start();
   // The embedded SQLite file takes one server process (config.ts): only its own changes need telling at once.
-  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db) });
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db), log });
   const services = createServices({
     config,
     db,
@@ -44,16 +46,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   });
   const { checkout, refunds } = services;
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
-  // One sweep: leftover checkouts, then refunds an operator started that were left in progress.
-  const stopSweep = startCheckoutSweep(
-    {
-      sweep: async (now) => {
-        const { settled } = await checkout.sweep(now);
-        return { settled: settled + (await refunds.resumeStale(now)) };
-      },
-    },
-    log,
-  );
+  const stopSweep = startCheckoutSweep(backgroundSweep({ checkout, refunds }, log), log);
 
   const server = createServer(app).listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -93,4 +86,30 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   // Kept (not `once`): a second signal with no listener would kill the process mid-drain.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * One sweep: leftover checkouts, then refunds an operator started that were left in progress.
+ * Each step's failure is logged on its own and keeps neither step from the next minute's run.
+ */
+export function backgroundSweep(
+  { checkout, refunds }: { checkout: Pick<CheckoutService, 'sweep'>; refunds: Pick<OrderRefunds, 'resumeStale'> },
+  log: Logger,
+): Pick<CheckoutService, 'sweep'> {
+  return {
+    sweep: async (now) => {
+      const swept = await checkout.sweep(now).then(
+        ({ settled }) => settled,
+        (err: unknown) => {
+          log.error({ err }, 'checkout sweep failed; retrying on the next tick');
+          return 0;
+        },
+      );
+      const resumed = await refunds.resumeStale(now).catch((err: unknown) => {
+        log.error({ err }, 'could not resume refunds left in progress; retrying on the next tick');
+        return 0;
+      });
+      return { settled: swept + resumed };
+    },
+  };
 }

@@ -87,7 +87,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     packing: createPacking(db),
     orderDetails: createOrderDetails({ db, payments }),
     fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
-    refunds: createOrderRefunds({ db, payments, mailer }),
+    refunds: createOrderRefunds({ db, payments, mailer, log }),
     numbers: createNumbers(db),
     exports: createExports(db),
     bookAdmin: createBookAdmin(db, backInStock),

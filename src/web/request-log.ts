@@ -20,7 +20,7 @@ export function requestLog(log: Logger): RequestHandler {
   const lines = log.isLevelEnabled('info') ? log.child({}, { redact: { paths: [], censor: '[Redacted]' } }) : undefined;
   return (req, res, next) => {
     const started = performance.now();
-    const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID();
+    const id = acceptedRequestId(req.headers['x-request-id']) ?? randomUUID();
     const bindings = { id, method: req.method, url: redactUrl(req.originalUrl) };
     requests.set(req, { log, bindings });
     if (lines && req.url !== '/healthz') {
@@ -33,6 +33,13 @@ export function requestLog(log: Logger): RequestHandler {
     }
     next();
   };
+}
+
+/** A client's (or the proxy's) request id is kept only when short and plain; anything else gets a fresh one. */
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function acceptedRequestId(given: string | string[] | undefined): string | undefined {
+  return typeof given === 'string' && PLAIN_REQUEST_ID.test(given) ? given : undefined;
 }
 
 /**

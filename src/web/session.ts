@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import type { RequestHandler } from 'express';
 import { behindProxy, type Config } from '../config.ts';
 import type { Db } from '../db.ts';
+import type { Logger } from '../log.ts';
 import { DeadlineStore } from './store-deadline.ts';
 import { renewAgingSessions } from './session-renewal.ts';
 
@@ -41,7 +42,11 @@ export interface SessionStore {
 }
 
 /** Redis when REDIS_URL is set (production), otherwise the SQL database's sessions table. */
-export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:sess:' } = {}): Promise<SessionStore> {
+export async function openSessionStore(
+  config: Config,
+  db: Db,
+  { prefix = 'shop:sess:', log }: { prefix?: string; log?: Logger } = {},
+): Promise<SessionStore> {
   const ttlSeconds = Math.round(config.SESSION_MAX_AGE_DAYS * 86_400);
   if (config.REDIS_URL) {
     const client = createClient({
@@ -58,9 +63,8 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
         reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
       },
     });
-    client.on('error', () => {
-      // Reconnects on its own; /readyz reports the outage.
-    });
+    // Reconnects on its own and /readyz reports the outage; the log says why, once a minute.
+    client.on('error', redisErrorLog(log));
     await client.connect();
     return {
       store: new DeadlineStore(new RedisStore({ client, prefix, ttl: ttlSeconds }), REDIS_DEADLINE_MS),
@@ -93,6 +97,33 @@ export async function openSessionStore(config: Config, db: Db, { prefix = 'shop:
       clearTimeout(knexStore.nextDbCleanup);
       return Promise.resolve();
     },
+  };
+}
+
+/** How often one kind of Redis client error is logged: a Redis that is away fails every reconnection. */
+export const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * The Redis client's errors, at error level, at most one line per kind (its name and code) per
+ * interval; the line says how many of that kind went unlogged since the last one.
+ */
+export function redisErrorLog(
+  log: Logger | undefined,
+  { intervalMs = REDIS_ERROR_LOG_INTERVAL_MS, now = Date.now }: { intervalMs?: number; now?: () => number } = {},
+): (err: unknown) => void {
+  const kinds = new Map<string, { loggedAt: number; unlogged: number }>();
+  return (err) => {
+    if (!log) return;
+    const e = (err ?? {}) as { name?: unknown; code?: unknown };
+    const kind = `${typeof e.name === 'string' ? e.name : 'Error'}:${typeof e.code === 'string' || typeof e.code === 'number' ? e.code : ''}`;
+    const seen = kinds.get(kind);
+    const at = now();
+    if (seen && at - seen.loggedAt < intervalMs) {
+      seen.unlogged++;
+      return;
+    }
+    kinds.set(kind, { loggedAt: at, unlogged: 0 });
+    log.error({ err, unloggedSinceLast: seen?.unlogged ?? 0 }, 'Redis client error; reconnecting');
   };
 }
 

@@ -87,7 +87,7 @@ export async function buildTestShop({
   await migrateLatest(db);
   if (seed) await seedCatalogue(db);
   const prefix = sessionPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
-  const sessions = await openSessionStore(config, db, { prefix });
+  const sessions = await openSessionStore(config, db, { prefix, log });
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().
   const mailer = createMailer({ db, config, log });
   const payments = createPaymentProvider({ config, db });
@@ -97,7 +97,7 @@ export async function buildTestShop({
       throw err;
     });
   // Started here, as serve.ts starts it: catalogue changes reach the page cache as in production.
-  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db) });
+  const catalogue = watchCatalogue({ db, redis: sessions.redis, soleServer: !isMySql(db), log });
   const services = createServices({
     config,
     db,

@@ -54,4 +54,26 @@ describe('the request log', () => {
     await supertest(warnOnly.app).get('/boom').expect(500);
     expect(warnOnly.lines.map((line) => line.msg)).toEqual(['the route failed']);
   });
+
+  it.each([
+    ['a plain id', 'req-42', true],
+    ["a proxy's UUID", '0f8fad5b-d9cb-469f-a165-70867728950e', true],
+    ['dots and underscores', 'lb.node_7.123', true],
+    ['64 characters', 'a'.repeat(64), true],
+    ['65 characters', 'a'.repeat(65), false],
+    ['a space', 'req 42', false],
+    ['a tab', 'req-42\tforged', false],
+    ['a path', '../../etc', false],
+    ['quotes and braces', '{"level":60}', false],
+    ['letters beyond ASCII', 'réq-42', false],
+    ['an empty value', '', false],
+  ])("keeps a client's request id only when short and plain: %s", async (_name, given, kept) => {
+    const { app, lines } = logged('info');
+    await supertest(app).get('/boom').set('X-Request-Id', given).expect(500);
+    const ids = lines.map((line) => (line.req as { id: string }).id);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
+    if (kept) expect(ids[0]).toBe(given);
+    else expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db.ts';
-import type { RedisClient } from '../../web/session.ts';
+import type { Logger } from '../../log.ts';
+import { redisErrorLog, type RedisClient } from '../../web/session.ts';
 import { onCatalogueChange, readCatalogueVersion } from './catalogue-version.ts';
 
 /** Every process listens here; a message only says "read the version again". */
@@ -28,9 +29,18 @@ export interface WatchOptions {
   soleServer?: boolean;
   recheckMs?: number;
   now?: () => number;
+  /** Where the subscriber's connection errors go (once a minute per kind). */
+  log?: Logger | undefined;
 }
 
-export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECHECK_MS, now = Date.now }: WatchOptions): CatalogueWatch {
+export function watchCatalogue({
+  db,
+  redis,
+  soleServer = false,
+  recheckMs = RECHECK_MS,
+  now = Date.now,
+  log,
+}: WatchOptions): CatalogueWatch {
   let known: number | undefined;
   let readAt = 0;
   // Raised by every change notice: a read that began before the notice must not be kept as fresh.
@@ -71,7 +81,7 @@ export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECH
         // Redis is away: the other processes re-read the row within RECHECK_MS.
       });
     });
-    if (redis) subscribe(redis, forget);
+    if (redis) subscribe(redis, forget, log);
   }
 
   // Without Redis no process hears of another's change: every caller gets a read begun after it
@@ -115,14 +125,14 @@ export function watchCatalogue({ db, redis, soleServer = false, recheckMs = RECH
 }
 
 /** A second connection (a subscribed one can do nothing else), closed with the first. */
-function subscribe(redis: RedisClient, onMessage: () => void): void {
+function subscribe(redis: RedisClient, onMessage: () => void, log: Logger | undefined): void {
   const subscriber = redis.duplicate();
-  subscriber.on('error', () => {
-    // Reconnects and subscribes again on its own; until then RECHECK_MS is the guarantee.
-  });
+  // Reconnects and subscribes again on its own; until then RECHECK_MS is the guarantee.
+  const logError = redisErrorLog(log);
+  subscriber.on('error', logError);
   redis.on('end', () => subscriber.destroy());
   subscriber
     .connect()
     .then(() => subscriber.subscribe(CATALOGUE_CHANNEL, onMessage))
-    .catch(() => {});
+    .catch(logError);
 }

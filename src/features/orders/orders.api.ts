@@ -6,6 +6,7 @@ import { orderId } from './orders.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { displayStatus } from './order-status.ts';
 import type { OrdersService } from './orders.service.ts';
+import { requestLogger } from '../../web/request-log.ts';
 
 // GET /api/orders                      the signed-in customer's orders, newest first
 // GET /api/orders/:id                  one of them (anyone else's is a 404)
@@ -40,7 +41,11 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
     const stripeStatus = await payments
       .retrievePaymentIntent(order.stripePaymentIntentId)
       .then((intent) => intent.status as string)
-      .catch(() => 'stripe_error');
+      .catch((err: unknown) => {
+        // Answered as the provider's status being unknown (displayStatus), and logged.
+        requestLogger(req).error({ err, orderId: order.id }, 'could not ask the payment provider for an order’s status');
+        return 'stripe_error';
+      });
     // order.status is already the display status without the provider's word; this adds it.
     res.json({ stripeStatus, status: displayStatus(order.status, stripeStatus) });
   });

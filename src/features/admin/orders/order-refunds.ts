@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../../db.ts';
+import type { Logger } from '../../../log.ts';
 import { formatUsd, toDecimal, type Cents } from '../../../lib/money.ts';
 import { Order } from '../../../models/Order.ts';
 import { OrderItem } from '../../../models/OrderItem.ts';
@@ -35,7 +36,7 @@ export interface PartialRefund {
   reason: string;
 }
 
-export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments: PaymentProvider; mailer: Mailer }) {
+export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; payments: PaymentProvider; mailer: Mailer; log: Logger }) {
   /** Total minus what has been refunded or is being refunded. */
   async function leftToRefund(trx: Knex.Transaction, order: Order): Promise<Cents> {
     const pending = await Refund.query(trx).where({ orderId: order.id, status: 'pending' });
@@ -258,8 +259,12 @@ export function createOrderRefunds({ db, payments, mailer }: { db: Db; payments:
         try {
           await resume(refund.orderId, refund.id, refund.actorId!);
           finished++;
-        } catch {
-          // Refused (now recorded as failed) or still out of reach: the order page shows it.
+        } catch (err) {
+          // Refused: recorded as failed, and the order page shows it. Anything else (the provider
+          // or the database out of reach): still pending, tried again on the next sweep.
+          const facts = { err, refundId: refund.id, orderId: refund.orderId };
+          if (isClientError(err)) log.warn(facts, 'a refund left in progress was refused; recorded as failed');
+          else log.error(facts, 'could not finish a refund left in progress; trying again on the next sweep');
         }
       }
       return finished;

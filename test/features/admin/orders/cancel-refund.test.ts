@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd, toCents } from '../../../../src/lib/money.ts';
+import { createLogger } from '../../../../src/log.ts';
 import { readCatalogueVersion } from '../../../../src/features/catalog/catalogue-version.ts';
 import { createSandboxProvider } from '../../../../src/features/payments/index.ts';
 import { createOrderRefunds, STALE_REFUND_MS } from '../../../../src/features/admin/orders/order-refunds.ts';
@@ -189,7 +190,7 @@ describe('the sweep', () => {
       actorId: operator.id,
       createdAt,
     });
-    const refunds = createOrderRefunds({ db: shop.db, payments: createSandboxProvider(shop.db), mailer: shop.mailer });
+    const refunds = createOrderRefunds({ db: shop.db, payments: createSandboxProvider(shop.db), mailer: shop.mailer, log: createLogger('silent') });
 
     expect(await refunds.resumeStale(new Date(createdAt.getTime() + STALE_REFUND_MS - 60_000))).toBe(0);
     expect((await shop.db('refunds').where({ id: refundId }).first()).status).toBe('pending');
