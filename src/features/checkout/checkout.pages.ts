@@ -19,6 +19,15 @@ import { DISCOUNT_MESSAGES } from '../discounts/discount.rules.ts';
 import { enteredCode } from '../discounts/discounts.schemas.ts';
 import { discountCents } from '../pricing/discount.ts';
 import { GIFT_NOTE_MAX, GIFT_RECIPIENT_MAX } from './gift-note.ts';
+import { requestLogger } from '../../web/request-log.ts';
+import { RETRY_AFTER_SECONDS } from '../../web/unavailable.ts';
+
+/** The confirmation page when the order could not be read: never 'Order Not Found', which would alarm a parent who just paid. */
+export const CONFIRMATION_UNAVAILABLE = {
+  title: 'We Could Not Load Your Order',
+  text: 'We could not load your order just now. If you have paid, your order is safe: please try again in a moment.',
+  retry: 'Try again',
+};
 
 // GET /checkout, /simple-checkout   the guest checkout (creates an account as it pays)
 // GET /authcheckout                 the signed-in checkout
@@ -52,12 +61,31 @@ export function checkoutPages(deps: {
     const userId = req.session.userId;
     // The confirmation email links here: a parent who is signed out signs in and comes back.
     if (id.success && !userId) return res.redirect(303, signInPathFor(`/order-confirmation?orderId=${id.data}`));
-    const order = id.success && userId ? await deps.orders.findOrder({ id: id.data, userId }).catch(() => undefined) : undefined;
+    let order: Awaited<ReturnType<OrdersService['findOrder']>> | undefined;
+    try {
+      order = id.success && userId ? await deps.orders.findOrder({ id: id.data, userId }) : undefined;
+    } catch (err) {
+      // Unknown, or someone else's: 'Order Not Found' below. Anything else is not an unknown
+      // order: the parent may just have paid, so the page says it could not be read, and to retry.
+      if (!isClientError(err)) {
+        requestLogger(req).error({ err }, 'could not read the order for its confirmation page');
+        return res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).render('checkout/confirmation', {
+          title: CONFIRMATION_UNAVAILABLE.title,
+          order: null,
+          unavailable: CONFIRMATION_UNAVAILABLE,
+          retryUrl: req.originalUrl,
+        });
+      }
+    }
     if (!order) return res.status(404).render('checkout/confirmation', { title: 'Order Not Found', order: null });
     const providerStatus = order.stripePaymentIntentId
       ? await deps.payments.retrievePaymentIntent(order.stripePaymentIntentId).then(
           (i) => i.status as string,
-          () => 'stripe_error',
+          (err: unknown) => {
+            // Shown as the provider's status being unknown (displayStatus), and logged.
+            requestLogger(req).error({ err, orderId: order.id }, 'could not ask the payment provider for an order’s status');
+            return 'stripe_error';
+          },
         )
       : 'no_payment_intent';
     const status = displayStatus(order.status, providerStatus);
