@@ -17,6 +17,7 @@ import { webhookApi } from './features/checkout/webhook.api.ts';
 import { isSandbox } from './features/payments/index.ts';
 import { ordersApi } from './features/orders/orders.api.ts';
 import { endStaleSessions } from './features/accounts/session-validity.ts';
+import { secondStepOnly } from './features/accounts/second-step.ts';
 import { cartApi } from './features/cart/cart.api.ts';
 import { cartPages } from './features/cart/cart.pages.ts';
 import { catalogApi } from './features/catalog/catalog.api.ts';
@@ -144,6 +145,8 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(sessionMiddleware(config, sessions.store));
   app.use(endStaleSessions(accounts));
+  // A password alone is half a sign-in for an account with a second factor: only the code step and signing out.
+  app.use(secondStepOnly(accounts));
   // A change from a visitor without a session stores one: limited per client address before
   // the form token is put in it.
   app.use(rejectCrossSite, limitNewSessions(services.limits('new-session-client', NEW_SESSIONS)));
@@ -174,7 +177,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(cartPages(carts));
   app.use(contactPages(contact, { contactEmail: config.contactEmail }));
   app.use(backInStockPages(backInStock));
-  app.use(twoFactorPages(twoFactor, accounts));
+  app.use(twoFactorPages(twoFactor, accounts, carts));
   app.use('/admin', inboxUnreadCount(inbox));
   app.use(adminPages());
   app.use(ordersListPages(services.ordersList));

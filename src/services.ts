@@ -55,6 +55,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   const limits = createLimits({ ...throttles, db, redis });
   const carts = createCartService(db);
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
+  // Signing in and changing a password check the second factor an operator sets up under /admin.
+  const twoFactor = createTwoFactor({ db, limits });
   return {
     /** The shared limits, for the plumbing app.ts wires (new sessions per client address). */
     limits,
@@ -62,7 +64,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     catalogue,
     catalog: createCatalogService(db, catalogue),
     carts,
-    accounts: createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl }),
+    accounts: createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl, secondFactor: twoFactor }),
     orders: createOrdersService(db),
     checkout: createCheckoutService({
       db,
@@ -80,7 +82,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
       notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
     }),
     backInStock,
-    twoFactor: createTwoFactor({ db, limits }),
+    twoFactor,
     systemStatus: createSystemStatus({ db, payments, mailer, config }),
     inbox: createInbox(db),
     ordersList: createOrdersList(db),

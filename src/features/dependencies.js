@@ -20,6 +20,7 @@ export const FEATURE_DEPENDENCIES = {
   },
   'admin/access': {
     accounts: 'operators are accounts with a role; the second factor follows the password',
+    cart: "passing the second factor finishes a sign-in, which joins the visitor's cart to the account's",
   },
   'admin/books': {
     'admin/access': 'its pages are for operators past the second factor',

@@ -7,15 +7,17 @@ import type { CartService } from '../cart/cart.service.ts';
 import { ACCOUNT_MESSAGES as M } from './accounts.messages.ts';
 import { checkEmailInput, loginInput, passwordChangeInput, profileInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService } from './accounts.service.ts';
-import { endUserSession, startUserSession } from './sign-in.ts';
+import { endUserSession, startHalfSignIn, startUserSession, TWO_FACTOR_PATH } from './sign-in.ts';
 import { csrfToken } from '../../web/csrf.ts';
 
 // GET  /api/auth/user             the signed-in user (401 for visitors)
-// POST /api/auth/login            {email, password, next?} -> redirectUrl: next when it is a shop path
+// POST /api/auth/login            {email, password, next?} -> redirectUrl: next when it is a shop path;
+//                                 an account with a second factor: 401, message, redirectUrl to the code step
+//                                 and csrfToken (the session is half signed in, second-step.ts)
 // POST /api/auth/signup           {email, password, firstName, lastName}
 // POST /api/auth/reset-password   {email}
 // PUT  /api/auth/profile          {firstName, lastName}
-// PUT  /api/auth/password         {currentPassword, newPassword}
+// PUT  /api/auth/password         {currentPassword, newPassword, code?}: code (TOTP or recovery) for an account with a second factor
 // POST /api/auth/logout
 // POST /api/check-email           {email} -> {exists}
 export function accountsApi(accounts: AccountsService, carts: CartService): Router {
@@ -29,9 +31,15 @@ export function accountsApi(accounts: AccountsService, carts: CartService): Rout
 
   router.post('/auth/login', async (req, res) => {
     const input = parse(loginInput, req.body);
-    const { user, mustChangePassword, sessionVersion } = await accounts.signIn({ ...input, client: clientAddress(req) });
-    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+    const { user, mustChangePassword, sessionVersion, secondFactor } = await accounts.signIn({ ...input, client: clientAddress(req) });
     const next = localPath(bodyFields(req.body).next);
+    if (secondFactor) {
+      // Not signed in yet: an answer a client cannot take for a sign-in, telling it where to go on.
+      await startHalfSignIn(req, { userId: user.id, sessionVersion, next });
+      res.status(401).json({ message: M.secondStepNeeded, redirectUrl: TWO_FACTOR_PATH, csrfToken: csrfToken(req) });
+      return;
+    }
+    await startUserSession(req, { userId: user.id, sessionVersion }, carts);
     res.json({ user, redirectUrl: mustChangePassword ? '/change-password' : (next ?? '/dashboard'), csrfToken: csrfToken(req) });
   });
 

@@ -41,6 +41,11 @@ export const ACCOUNT_MESSAGES = {
   temporaryExpired: 'Your temporary password has expired. Please use "Forgot password?" to get a reset link.',
   tooManyAttempts: 'Too many attempts from your network. Please wait a few minutes and try again.',
   tooManySignups: 'Too many new accounts from your network. Please wait an hour and try again.',
+  // The second factor (docs/admin.md, "Becoming an operator"): after the password, and again to change it.
+  secondStepNeeded: 'Your password is right. To finish signing in, enter the code from your authenticator app (or a recovery code).',
+  secondStepExpired: { title: 'Sign-in not finished', text: 'Your sign-in waited too long for its code. Please sign in again.' },
+  codeNeeded: 'Please enter the 6-digit code from your authenticator app, or a recovery code.',
+  codeTooLong: 'That code is too long.',
 } as const;
 
 /**

@@ -11,14 +11,14 @@ import { AccountSecured } from './account-secured.ts';
 import { ACCOUNT_MESSAGES as M, FAILED_LOGIN_URL, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
 import { loginInput, passwordChangeInput, resetRequestInput, signupInput } from './accounts.schemas.ts';
 import type { AccountsService, SessionUser } from './accounts.service.ts';
-import { endUserSession, startUserSession, TWO_FACTOR_PATH } from './sign-in.ts';
+import { endUserSession, startHalfSignIn, startUserSession, TWO_FACTOR_PATH } from './sign-in.ts';
 import { bodyFields } from '../../web/validate.ts';
 
 // GET  /login                       Sign In and Create Account tabs; ?next=/path to come back to
 // POST /login, /signup              the two forms (sign-in honours next)
 // GET  /reset-password              forgot password (the dialog's page without JavaScript)
 // POST /reset-password              mail a reset link
-// GET  /reset-password/:token       choose a new password from a mailed link
+// GET  /reset-password/:token       choose a new password from a mailed link (and a code, for an account with a second factor)
 // POST /reset-password/:token
 // GET  /change-password             after a temporary password: choose a new one
 // POST /change-password
@@ -52,10 +52,15 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
     const credentials = input.data;
     await withFormErrors(
       async () => {
-        const { user, mustChangePassword, sessionVersion, operator } = await accounts.signIn({
+        const { user, mustChangePassword, sessionVersion, operator, secondFactor } = await accounts.signIn({
           ...credentials,
           client: clientAddress(req),
         });
+        // Half a sign-in: nothing but the code step until the code is given (second-step.ts).
+        if (secondFactor) {
+          await startHalfSignIn(req, { userId: user.id, sessionVersion, next });
+          return res.redirect(303, TWO_FACTOR_PATH);
+        }
         await startUserSession(req, { userId: user.id, sessionVersion }, carts);
         if (!operator) req.session.flash = { ...M.welcomeBack, variant: 'success' };
         res.redirect(303, mustChangePassword ? '/change-password' : operator ? TWO_FACTOR_PATH : (next ?? '/dashboard'));
@@ -138,17 +143,27 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
       title: 'Choose a new password',
       action: req.originalUrl,
       linkInvalid: !valid,
+      askCode: valid && (await accounts.resetLinkAsksForCode(req.params.token)),
       minLength: MIN_PASSWORD_LENGTH,
     });
   });
 
   /** The new-password form again, refused: the reasons above it and beside each field. */
-  const renderNewPassword = (res: Response, status: number, action: string, forced: boolean, problems: Refusal) =>
-    res
-      .status(status)
-      .render('accounts/new-password', { title: 'Choose a new password', action, forced, minLength: MIN_PASSWORD_LENGTH, problems });
+  const renderNewPassword = (res: Response, status: number, action: string, forced: boolean, askCode: boolean, problems: Refusal) =>
+    res.status(status).render('accounts/new-password', {
+      title: 'Choose a new password',
+      action,
+      forced,
+      askCode,
+      minLength: MIN_PASSWORD_LENGTH,
+      problems,
+    });
   const newPasswordInput = (body: unknown) =>
-    passwordChangeInput.safeParse({ newPassword: bodyFields(body).newPassword, confirmPassword: bodyFields(body).confirmPassword ?? '' });
+    passwordChangeInput.safeParse({
+      newPassword: bodyFields(body).newPassword,
+      confirmPassword: bodyFields(body).confirmPassword ?? '',
+      code: bodyFields(body).code,
+    });
   const newPasswordRefusal = (input: { error: z.ZodError } | { err: HttpError }) =>
     'error' in input
       ? zodRefusal({ form: 'new-password', title: M.passwordChangeFailed.title, error: input.error, ids: NEW_PASSWORD_IDS })
@@ -156,18 +171,24 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/reset-password/:token', async (req, res) => {
     const input = newPasswordInput(req.body);
-    if (!input.success) return renderNewPassword(res, 400, req.originalUrl, false, newPasswordRefusal({ error: input.error }));
-    const { newPassword } = input.data;
+    const askCode = () => accounts.resetLinkAsksForCode(req.params.token);
+    if (!input.success)
+      return renderNewPassword(res, 400, req.originalUrl, false, await askCode(), newPasswordRefusal({ error: input.error }));
+    const { newPassword, code } = input.data;
     await withFormErrors(
       async () => {
-        const { user, sessionVersion } = await accounts.resetWithLink(req.params.token, newPassword);
-        await startUserSession(req, { userId: user.id, sessionVersion }, carts);
+        // For an account with a second factor the code was checked with the link: signed in past it.
+        const { user, sessionVersion, secondFactorPassed } = await accounts.resetWithLink(req.params.token, newPassword, code);
+        await startUserSession(req, { userId: user.id, sessionVersion }, carts, { secondFactorPassed });
         req.session.flash = { ...M.passwordChanged, variant: 'success' };
         res.redirect(303, '/dashboard');
       },
-      (err) => renderNewPassword(res, err.status, req.originalUrl, false, newPasswordRefusal({ err })),
+      async (err) => renderNewPassword(res, err.status, req.originalUrl, false, await askCode(), newPasswordRefusal({ err })),
     );
   });
+
+  /** The forced change asks for the code too in the (rare) case of an account with a second factor. */
+  const asksCode = (res: Response) => (res.locals.user as SessionUser | null)?.secondFactor === true;
 
   router.get('/change-password', (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
@@ -175,6 +196,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
       title: 'Choose a new password',
       action: '/change-password',
       forced: true,
+      askCode: asksCode(res),
       minLength: MIN_PASSWORD_LENGTH,
     });
   });
@@ -182,7 +204,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
   router.post('/change-password', async (req, res) => {
     if (!req.session.userId) return res.redirect(303, '/login');
     const input = newPasswordInput(req.body);
-    if (!input.success) return renderNewPassword(res, 400, '/change-password', true, newPasswordRefusal({ error: input.error }));
+    if (!input.success)
+      return renderNewPassword(res, 400, '/change-password', true, asksCode(res), newPasswordRefusal({ error: input.error }));
     const userId = req.session.userId;
     const change = input.data;
     await withFormErrors(
@@ -192,7 +215,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         // An operator's sign-in is not finished until the second factor: straight on to it.
         res.redirect(303, (res.locals.user as SessionUser | null)?.role === 'operator' ? TWO_FACTOR_PATH : '/dashboard');
       },
-      (err) => renderNewPassword(res, err.status, '/change-password', true, newPasswordRefusal({ err })),
+      (err) => renderNewPassword(res, err.status, '/change-password', true, asksCode(res), newPasswordRefusal({ err })),
     );
   });
 
@@ -238,4 +261,4 @@ const SIGNUP_IDS = {
   confirmPassword: 'signup-confirm',
 };
 const RESET_IDS = { email: 'reset-email' };
-const NEW_PASSWORD_IDS = { newPassword: 'new-password', confirmPassword: 'confirm-password' };
+const NEW_PASSWORD_IDS = { newPassword: 'new-password', confirmPassword: 'confirm-password', code: 'new-password-code' };

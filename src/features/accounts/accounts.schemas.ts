@@ -61,9 +61,15 @@ export const profileInput = z
   .object({ firstName: text(100), lastName: text(100) })
   .superRefine((v, ctx) => report(ctx, [[!v.firstName, 'firstName', M.firstNameRequired]]));
 
+/**
+ * A code of the account's second factor (a TOTP code or a recovery code), asked for when a
+ * password changes; empty when none was sent, and the service says whether one was needed.
+ */
+const secondFactorCode = text(40, M.codeTooLong);
+
 /** Change password; currentPassword may be absent only when a temporary password was just used. */
 export const passwordChangeInput = z
-  .object({ currentPassword: secret.optional(), newPassword: secret, confirmPassword: secret.optional() })
+  .object({ currentPassword: secret.optional(), newPassword: secret, confirmPassword: secret.optional(), code: secondFactorCode })
   .superRefine((v, ctx) =>
     report(ctx, [
       [v.currentPassword === '', 'currentPassword', F.currentPassword, M.missingLogin.text],

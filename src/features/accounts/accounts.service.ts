@@ -2,7 +2,7 @@ import { raw } from 'objection';
 import type { Db } from '../../db.ts';
 import type { Deferred } from '../../lib/deferred.ts';
 import { User } from '../../models/User.ts';
-import { BadRequest, Conflict, TooManyRequests, Unauthorized } from '../../web/errors.ts';
+import { BadRequest, Conflict, HttpError, TooManyRequests, Unauthorized } from '../../web/errors.ts';
 import type { Limits } from '../../web/throttle.ts';
 import { greetingName } from '../mail/greeting.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -30,6 +30,8 @@ export interface SessionUser {
   role: User['role'];
   mustChangePassword: boolean;
   sessionVersion: number;
+  /** The account has a second factor: the password alone is half a sign-in (second-step.ts). */
+  secondFactor: boolean;
 }
 
 export interface SignIn {
@@ -40,6 +42,21 @@ export interface SignIn {
   sessionVersion: number;
   /** An operator goes on to the second factor before reaching /admin. */
   operator: boolean;
+  /** The account has a second factor: this sign-in is not finished until its code is given. */
+  secondFactor: boolean;
+}
+
+/**
+ * Checks a code of an account's second factor (admin/access/two-factor.ts): a current TOTP
+ * code or an unused recovery code, each accepted once. Throws a 4xx when it is not right.
+ */
+export interface SecondFactorCheck {
+  verify(userId: number, code: string): Promise<unknown>;
+}
+
+/** An account with a confirmed authenticator; until it confirms one it has no second factor. */
+export function hasSecondFactor(user: Pick<User, 'totpSecret' | 'totpEnrolledAt'>): boolean {
+  return Boolean(user.totpSecret && user.totpEnrolledAt);
 }
 
 export function toUserDto(user: User): UserDto {
@@ -59,12 +76,14 @@ export function createAccountsService({
   limits,
   later,
   publicUrl,
+  secondFactor,
 }: {
   db: Db;
   mailer: Mailer;
   limits: Limits;
   later: Deferred;
   publicUrl: string;
+  secondFactor: SecondFactorCheck;
 }) {
   const limiters = accountLimiters(limits);
   const lockout = createLockout({ db, mailer, limiters, publicUrl });
@@ -74,9 +93,27 @@ export function createAccountsService({
     return User.query(db).findOne({ email: email.toLowerCase() });
   }
 
+  /**
+   * Changing the password of an account with a second factor needs a code of it, in the same
+   * request: the password alone (or a mailed link) is not enough. Accounts without one pass.
+   */
+  async function confirmSecondFactor(user: Pick<User, 'id' | 'totpSecret' | 'totpEnrolledAt'>, code: string | undefined): Promise<void> {
+    if (!hasSecondFactor(user)) return;
+    if (!code) throw new BadRequest(M.codeNeeded, { field: 'code' });
+    try {
+      await secondFactor.verify(user.id, code);
+    } catch (err) {
+      // A wrong or used code is the field's problem; too many tries (429) are the form's.
+      if (err instanceof HttpError && err.status === 400) throw new BadRequest(err.message, { field: 'code' });
+      throw err;
+    }
+  }
+
   return {
     async findSessionUser(userId: number): Promise<SessionUser | undefined> {
-      const user = await User.query(db).findById(userId).select('id', 'firstName', 'role', 'mustChangePassword', 'sessionVersion');
+      const user = await User.query(db)
+        .findById(userId)
+        .select('id', 'firstName', 'role', 'mustChangePassword', 'sessionVersion', 'totpSecret', 'totpEnrolledAt');
       return (
         user && {
           id: user.id,
@@ -84,6 +121,7 @@ export function createAccountsService({
           role: user.role,
           mustChangePassword: Boolean(user.mustChangePassword),
           sessionVersion: Number(user.sessionVersion),
+          secondFactor: hasSecondFactor(user),
         }
       );
     },
@@ -133,7 +171,13 @@ export function createAccountsService({
           throw err;
         });
       mailer.kick();
-      return { user: toUserDto(user), mustChangePassword: false, sessionVersion: Number(user.sessionVersion ?? 0), operator: false };
+      return {
+        user: toUserDto(user),
+        mustChangePassword: false,
+        sessionVersion: Number(user.sessionVersion ?? 0),
+        operator: false,
+        secondFactor: false,
+      };
     },
 
     /**
@@ -144,20 +188,45 @@ export function createAccountsService({
      */
     async signIn({ email, password, client }: { email: string; password: string; client: string }): Promise<SignIn> {
       const { user, mustChangePassword } = await lockout.signIn({ email, password, client, findByEmail });
-      return { user: toUserDto(user), mustChangePassword, sessionVersion: Number(user.sessionVersion), operator: user.role === 'operator' };
+      return {
+        user: toUserDto(user),
+        mustChangePassword,
+        sessionVersion: Number(user.sessionVersion),
+        operator: user.role === 'operator',
+        secondFactor: hasSecondFactor(user),
+      };
     },
 
     requestReset: resetLinks.requestReset,
     isResetLinkValid: resetLinks.isResetLinkValid,
 
-    /** A reset link sets a new password once; it signs the parent in, and only there. */
-    async resetWithLink(secret: string, newPassword: string): Promise<SignIn> {
-      const user = await resetLinks.resetWithLink(secret, newPassword);
+    /** Whether a reset link's account needs a code of its second factor to choose a new password. */
+    async resetLinkAsksForCode(secret: string): Promise<boolean> {
+      const userId = await resetLinks.linkAccount(secret);
+      const user = userId === undefined ? undefined : await User.query(db).findById(userId).select('totpSecret', 'totpEnrolledAt');
+      return Boolean(user && hasSecondFactor(user));
+    },
+
+    /**
+     * A reset link sets a new password once; it signs the parent in, and only there. For an
+     * account with a second factor the link needs a code too, and then signs in past it
+     * (`secondFactorPassed`).
+     */
+    async resetWithLink(secret: string, newPassword: string, code?: string): Promise<SignIn & { secondFactorPassed: boolean }> {
+      let secondFactorPassed = false;
+      const user = await resetLinks.resetWithLink(secret, newPassword, async (userId) => {
+        const account = await User.query(db).findById(userId).select('id', 'totpSecret', 'totpEnrolledAt');
+        if (!account) return;
+        await confirmSecondFactor(account, code);
+        secondFactorPassed = hasSecondFactor(account);
+      });
       return {
         user: toUserDto(user),
         mustChangePassword: false,
         sessionVersion: Number(user.sessionVersion),
         operator: user.role === 'operator',
+        secondFactor: hasSecondFactor(user),
+        secondFactorPassed,
       };
     },
 
@@ -175,15 +244,20 @@ export function createAccountsService({
     },
 
     /**
-     * The current password is needed, except right after signing in with a temporary one.
-     * Every other session of the account ends; the returned version keeps the caller's alive.
+     * The current password is needed, except right after signing in with a temporary one, and
+     * for an account with a second factor a code of it as well (checked last, so that a wrong
+     * password does not use the code up). Every other session of the account ends; the
+     * returned version keeps the caller's alive.
      */
     async changePassword(userId: number, input: PasswordChangeInput): Promise<number> {
       const user = await User.query(db).findById(userId);
       if (!user) throw new Unauthorized();
+      // Said before the password is hashed: a missing code needs no argon2 to tell.
+      if (hasSecondFactor(user) && !input.code) throw new BadRequest(M.codeNeeded, { field: 'code' });
       if (!user.mustChangePassword && !(await verifyPassword(user.passwordHash, input.currentPassword ?? ''))) {
         throw new BadRequest(M.currentPasswordWrong, { field: 'currentPassword' });
       }
+      await confirmSecondFactor(user, input.code);
       const passwordHash = await hashPassword(input.newPassword);
       const sessionVersion = await db.transaction(async (trx) => {
         await User.query(trx)

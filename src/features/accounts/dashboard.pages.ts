@@ -20,7 +20,7 @@ type Tab = (typeof TABS)[number];
 
 // GET  /dashboard?tab=profile|orders|settings[&edit=1]
 // POST /dashboard/profile    save first and last name
-// POST /dashboard/password   change the password
+// POST /dashboard/password   change the password (with a code, for an account with a second factor)
 // POST /dashboard/address    save the shipping address the checkout offers
 // POST /dashboard/orders/:id/buy-again   an order's books back into the cart, then the cart
 export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService): Router {
@@ -139,6 +139,7 @@ const PASSWORD_IDS = {
   currentPassword: 'current-password',
   newPassword: 'settings-new-password',
   confirmPassword: 'settings-confirm-password',
+  code: 'settings-code',
 };
 const ADDRESS_IDS = { address: 'saved-address', city: 'saved-city', zipCode: 'saved-zipCode' };
 

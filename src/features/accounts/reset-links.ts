@@ -68,10 +68,20 @@ export function createResetLinks({ db, mailer, limiters, later, publicUrl }: Dep
       return Boolean(token && !token.usedAt && token.expiresAt > new Date());
     },
 
-    /** A reset link sets a new password once and ends every other session of the account. */
-    async resetWithLink(secret: string, newPassword: string): Promise<User> {
+    /** The account a valid reset link is for. */
+    linkAccount: async (secret: string): Promise<number | undefined> => {
+      const token = await AccountToken.query(db).findOne({ purpose: 'reset-link', tokenHash: secretHash(secret) });
+      return token && !token.usedAt && token.expiresAt > new Date() ? token.userId : undefined;
+    },
+
+    /**
+     * A reset link sets a new password once and ends every other session of the account.
+     * `confirm` may refuse (a missing second factor) before anything changes.
+     */
+    async resetWithLink(secret: string, newPassword: string, confirm?: (userId: number) => Promise<void>): Promise<User> {
       const token = await AccountToken.query(db).findOne({ purpose: 'reset-link', tokenHash: secretHash(secret) });
       if (!token || token.usedAt || token.expiresAt <= new Date()) throw new BadRequest(M.resetLinkInvalid);
+      await confirm?.(token.userId);
       const passwordHash = await hashPassword(newPassword);
       const user = await db.transaction(async (trx) => {
         const marked = await AccountToken.query(trx).patch({ usedAt: new Date() }).where({ id: token.id }).whereNull('usedAt');

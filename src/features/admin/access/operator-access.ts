@@ -6,12 +6,10 @@ import { TWO_FACTOR_PATH } from '../../accounts/sign-in.ts';
 // Who may see the publisher's side: an operator (a role on users) who has passed the second
 // factor in this session. To everyone else /admin does not exist: a 404, except that a
 // visitor is sent to sign in. An operator part-way through signing in reaches only the
-// two-factor step.
+// two-factor step (accounts/second-step.ts keeps a half-signed-in session there).
 
 declare module 'express-session' {
   interface SessionData {
-    /** When this session's operator passed the second factor (epoch ms). */
-    secondFactorAt: number;
     /** A secret being enrolled, until the operator confirms it with a code. */
     enrolmentSecret: string;
   }
@@ -32,7 +30,7 @@ export const operatorPages: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The two-factor step itself: signed-in operators who have not passed it yet. */
+/** Setting up an authenticator: signed-in operators who have none yet. */
 export const operatorSigningIn: RequestHandler = (req, res, next) => {
   const user = res.locals.user as SessionUser | null;
   if (!user) return res.redirect(303, '/login');

@@ -113,13 +113,20 @@ describe('admin pages', () => {
 });
 
 describe('admin APIs', () => {
-  it.each(ADMIN_APIS)('%s: a 404 in JSON to a visitor, a customer and an operator before the second factor', async (api) => {
-    for (const agent of [shop.browser(), customer.agent, await preTotpOperator()]) {
+  it.each(ADMIN_APIS)('%s: a 404 in JSON to a visitor and a customer', async (api) => {
+    for (const agent of [shop.browser(), customer.agent]) {
       const res = await agent.get(api);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(/json/);
       expect(res.body).toEqual({ message: expect.any(String) });
     }
+  });
+
+  it.each(ADMIN_APIS)('%s: an operator before the second factor is told to finish signing in (401)', async (api) => {
+    const res = await (await preTotpOperator()).get(api);
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toMatch(/json/);
+    expect(res.body).toEqual({ message: expect.stringContaining('code'), redirectUrl: '/admin/two-factor' });
   });
 
   it.each(ADMIN_APIS)('%s: answers an operator past the second factor', async (api) => {
