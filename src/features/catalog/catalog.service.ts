@@ -21,6 +21,7 @@ export interface CatalogOptions {
 }
 
 export function createCatalogService(db: Db, watch: CatalogueWatch, { today = () => toDay(new Date()) }: CatalogOptions = {}) {
+  const rankings = new WeakMap<readonly BookDto[], Map<string, BookDto[]>>();
   const snapshot = catalogueSnapshots(
     watch,
     async () => (await Book.onSale(db).orderBy('id')).map(toBookDto),
@@ -33,6 +34,16 @@ export function createCatalogService(db: Db, watch: CatalogueWatch, { today = ()
    */
   function recommended(books: readonly BookDto[], id: number): BookDto[] {
     const day = today();
+    // Asked on every kept book page's answer: ranked once per snapshot, day and book.
+    const known = rankings.get(books)?.get(`${day}:${id}`);
+    if (known) return known;
+    const chosen = rankedFor(books, id, day);
+    if (!rankings.has(books)) rankings.set(books, new Map());
+    rankings.get(books)!.set(`${day}:${id}`, chosen);
+    return chosen;
+  }
+
+  function rankedFor(books: readonly BookDto[], id: number, day: string): BookDto[] {
     const rank = (book: BookDto) => createHash('sha1').update(`${day}:${id}:${book.id}`).digest('hex');
     const ranked = books.filter((book) => book.id !== id).map((book) => ({ book, rank: rank(book) }));
     ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
