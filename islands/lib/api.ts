@@ -70,6 +70,16 @@ async function tokenForChange(): Promise<{ token: string | null; answered: () =>
   }
 }
 
+/**
+ * The page's forms were drawn for a visitor without a session, with an empty token: once a
+ * change of an island has made the session (the live email check as the parent types), they
+ * carry its token, or the form's post would be refused.
+ */
+function giveFormsToken(sessionToken: string | null): void {
+  if (!sessionToken || typeof document === 'undefined') return;
+  for (const field of document.querySelectorAll<HTMLInputElement>('input[name="_csrf"]')) if (!field.value) field.value = sessionToken;
+}
+
 /** Signing in or up starts a new session with a new token; the answer carries it. */
 export function rememberCsrfToken(token: string): void {
   csrfToken = Promise.resolve(token);
@@ -78,9 +88,11 @@ export function rememberCsrfToken(token: string): void {
 export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   let answered = () => undefined as void;
+  let firstOfSession = false;
   if (method !== 'GET') {
     const change = await tokenForChange();
     if (change.token) headers['x-csrf-token'] = change.token;
+    else firstOfSession = true;
     answered = change.answered;
   }
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -90,6 +102,7 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
   }).finally(answered);
+  if (firstOfSession) void token().then(giveFormsToken, () => undefined);
   const text = await res.text();
   const data = text ? safeJson(text) : undefined;
   if (!res.ok) {

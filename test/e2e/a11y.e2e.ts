@@ -17,6 +17,7 @@ import {
   submitForm,
   withPage,
   type Shop,
+  changeHeaders,
 } from './harness.ts';
 import { eventually, fillGuestDetails, newCustomer, plentifulBook, PORTLAND, type Book } from './steps.ts';
 
@@ -56,9 +57,9 @@ async function visitTitled(page: Page, pathname: string, heading: string): Promi
 /** One copy of the book in this browser's cart, through the JSON API. */
 async function putBookInCart(page: Page): Promise<void> {
   const session = await page.request.get(`${shop.baseUrl}/api/session`);
-  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const { csrfToken } = (await session.json()) as { csrfToken: string | null };
   const res = await page.request.post(`${shop.baseUrl}/api/cart`, {
-    headers: { 'x-csrf-token': csrfToken },
+    headers: changeHeaders(csrfToken),
     data: { bookId: book.id, quantity: 1 },
   });
   expect(res.status(), `POST /api/cart: ${await res.text()}`).toBeLessThan(300);

@@ -15,7 +15,7 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { placePaidOrder } from '../helpers/orders.ts';
 import { currentCode } from '../../src/features/admin/access/two-factor.ts';
-import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { desktop, expectNoAxeViolations, phone, ROOT, screenshot, submitAndFollow, withPage, type Shop, changeHeaders } from './harness.ts';
 import { pathOf } from './steps.ts';
 
 test.use({ shopFor: 'admin' });
@@ -81,10 +81,10 @@ async function placeOrder() {
 
 async function sendContactMessage(): Promise<void> {
   const agent = supertest.agent(shop.baseUrl);
-  const { csrfToken } = (await agent.get('/api/session').expect(200)).body as { csrfToken: string };
+  const { csrfToken } = (await agent.get('/api/session').expect(200)).body as { csrfToken: string | null };
   await agent
     .post('/api/contact')
-    .set('x-csrf-token', csrfToken)
+    .set(changeHeaders(csrfToken))
     .send({
       firstName: 'Noor',
       lastName: 'Haddad',

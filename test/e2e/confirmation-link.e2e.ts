@@ -1,7 +1,7 @@
 // The confirmation email's link, opened signed out on a phone: sign-in first, then that order.
 import { expect, type APIRequestContext, type Browser } from '@playwright/test';
 import { test } from './fixtures.ts';
-import { openPage, phone, registerAccount, screenshot, submitAndFollow, withPage, type Shop } from './harness.ts';
+import { openPage, phone, registerAccount, screenshot, submitAndFollow, withPage, type Shop, changeHeaders } from './harness.ts';
 import { expectToast, newCustomer, PORTLAND } from './steps.ts';
 
 test.use({ shopFor: 'confirmation-link' });
@@ -16,8 +16,8 @@ test.beforeAll(async ({ browser: launched, shop: started }) => {
 
 /** Sends JSON with the session's current CSRF token and expects `status`. */
 async function post(request: APIRequestContext, path: string, data: object, status = 200): Promise<Record<string, unknown>> {
-  const { csrfToken } = (await (await request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string };
-  const res = await request.post(`${shop.baseUrl}${path}`, { headers: { 'x-csrf-token': csrfToken }, data });
+  const { csrfToken } = (await (await request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string | null };
+  const res = await request.post(`${shop.baseUrl}${path}`, { headers: changeHeaders(csrfToken), data });
   expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
   return (await res.json()) as Record<string, unknown>;
 }

@@ -383,15 +383,24 @@ export interface Account {
 }
 
 /**
+ * The headers of a change sent as the islands send it: the session's token, or, for a browser
+ * without a session yet (reading makes none), the same-origin signal its first change carries.
+ */
+export function changeHeaders(csrfToken: string | null): Record<string, string> {
+  return csrfToken ? { 'x-csrf-token': csrfToken } : { 'sec-fetch-site': 'same-origin' };
+}
+
+/**
  * Creates an account through the JSON API (POST /api/auth/signup with the session's CSRF
- * token). It uses the context's cookies, so the context's pages are then signed in as it.
+ * token, or, for a context without a session yet, saying it came from the shop's page as a
+ * browser does). It uses the context's cookies, so the context's pages are then signed in as it.
  */
 export async function registerAccount(context: BrowserContext, baseUrl: string, account: Account): Promise<void> {
   const session = await context.request.get(`${baseUrl}/api/session`);
   if (!session.ok()) throw new Error(`GET /api/session answered ${session.status()}`);
-  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const { csrfToken } = (await session.json()) as { csrfToken: string | null };
   const res = await context.request.post(`${baseUrl}/api/auth/signup`, {
-    headers: { 'x-csrf-token': csrfToken },
+    headers: changeHeaders(csrfToken),
     data: { lastName: '', ...account },
   });
   if (res.status() !== 201) throw new Error(`POST /api/auth/signup answered ${res.status()}: ${await res.text()}`);

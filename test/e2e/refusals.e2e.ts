@@ -39,6 +39,7 @@ import {
   submitForm,
   withPage,
   type Shop,
+  changeHeaders,
 } from './harness.ts';
 import {
   eventually,
@@ -107,9 +108,9 @@ async function setStock(id: number, inStock: number): Promise<void> {
 
 /** Puts copies in the context's cart through the JSON API, as the islands do. */
 async function addThroughApi(context: BrowserContext, bookId: number, quantity: number): Promise<void> {
-  const { csrfToken } = (await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string };
+  const { csrfToken } = (await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string | null };
   const res = await context.request.post(`${shop.baseUrl}/api/cart`, {
-    headers: { 'x-csrf-token': csrfToken },
+    headers: changeHeaders(csrfToken),
     data: { bookId, quantity },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -145,9 +146,10 @@ const refusedCall =
  * form does. `atCheckout` runs once the two copies are in the cart, before anything is paid.
  */
 async function placeOrder(context: BrowserContext, atCheckout?: () => Promise<void>): Promise<number> {
-  const token = async () => ((await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string }).csrfToken;
+  const token = async () =>
+    ((await (await context.request.get(`${shop.baseUrl}/api/session`)).json()) as { csrfToken: string | null }).csrfToken;
   const post = async (path: string, data: object) => {
-    const res = await context.request.post(`${shop.baseUrl}${path}`, { headers: { 'x-csrf-token': await token() }, data });
+    const res = await context.request.post(`${shop.baseUrl}${path}`, { headers: changeHeaders(await token()), data });
     expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
     return res.json() as Promise<Record<string, unknown>>;
   };

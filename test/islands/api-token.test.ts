@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The islands' calls (islands/lib/api.ts) for a visitor the server has no session for yet:
@@ -38,6 +39,15 @@ describe('the islands without a session', () => {
     const { api } = await import('../../islands/lib/api.ts');
     await Promise.all([api('POST', '/api/cart', { bookId: 1 }), api('POST', '/api/cart', { bookId: 1 })]);
     expect(changes().map((c) => c.token)).toEqual([null, 'session-token']);
+  });
+
+  it('give the page’s empty form tokens the token of the session a first change made', async () => {
+    document.body.innerHTML =
+      '<form><input type="hidden" name="_csrf" value=""></form><form><input type="hidden" name="_csrf" value="kept"></form>';
+    const { api } = await import('../../islands/lib/api.ts');
+    await api('POST', '/api/check-email', { email: 'a@example.com' });
+    await vi.waitFor(() => expect(document.querySelector<HTMLInputElement>('input[name="_csrf"]')!.value).toBe('session-token'));
+    expect(document.querySelectorAll<HTMLInputElement>('input[name="_csrf"]')[1]!.value).toBe('kept');
   });
 
   it('ask for the token once a session has one', async () => {
