@@ -14,7 +14,8 @@ import { decimalTotals } from '../pricing/pricing.ts';
 import { validateAddress } from './address.ts';
 import { shippingInfo } from '../accounts/shipping-info.ts';
 import { addressRequest, completeOrderInput, intentAuthenticated, intentWithCustomer } from './checkout.schemas.ts';
-import type { CheckoutService } from './checkout.service.ts';
+import { CHECKOUT_MESSAGES, type CheckoutService } from './checkout.service.ts';
+import { admission } from '../../web/admission.ts';
 import { csrfToken } from '../../web/csrf.ts';
 import { Conflict } from '../../web/errors.ts';
 import { sessionDiscountCode } from '../discounts/discount-session.ts';
@@ -28,8 +29,17 @@ import { sessionDiscountCode } from '../discounts/discount-session.ts';
 // Amounts and user ids sent by the browser are never used: the server prices the session's cart.
 type PaymentRequest = Pick<z.infer<typeof intentAuthenticated>, 'shippingInfo' | 'giftNote' | 'giftRecipient'>;
 
+/**
+ * Payment starts (an account made at checkout, a payment intent) one process works on at once,
+ * and how long one waits for its turn before the parent is asked to try again in a moment
+ * (src/web/admission.ts). A start costs the server a hundred times what a kept page does
+ * (bench/results.md), so a crowd paying at once must not take the event loop from the pages.
+ */
+export const PAYMENT_STARTS = { atOnce: 4, maxWaitMs: 3000 };
+
 export function checkoutApi(checkout: CheckoutService, accounts: AccountsService, carts: CartService): Router {
   const router = Router();
+  const paymentStart = admission({ ...PAYMENT_STARTS, message: CHECKOUT_MESSAGES.busy }).handler;
 
   router.post('/calculate-totals', async (req, res) => {
     const totals = await checkout.calculateTotals(cartOwner(req), parse(addressRequest, req.body), sessionDiscountCode(req));
@@ -40,7 +50,7 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
     res.json(validateAddress(parse(addressRequest, req.body)));
   });
 
-  router.post('/create-user-and-customer', async (req, res) => {
+  router.post('/create-user-and-customer', paymentStart, async (req, res) => {
     const account = parse(signupInput, req.body);
     parse(shippingInfo, bodyFields(req.body).shippingInfo);
     if (req.session.userId) throw new Conflict('You are already signed in. Please use the signed-in checkout.');
@@ -63,12 +73,12 @@ export function checkoutApi(checkout: CheckoutService, accounts: AccountsService
       discountCode: sessionDiscountCode(req),
     });
 
-  router.post('/create-payment-intent-with-customer', requireUser, async (req, res) => {
+  router.post('/create-payment-intent-with-customer', requireUser, paymentStart, async (req, res) => {
     const input = parse(intentWithCustomer, req.body);
     res.json(await startPayment(req, input, input.totalAmount));
   });
 
-  router.post('/create-payment-intent-authenticated', requireUser, async (req, res) => {
+  router.post('/create-payment-intent-authenticated', requireUser, paymentStart, async (req, res) => {
     const input = parse(intentAuthenticated, req.body);
     res.json(await startPayment(req, input, input.amount));
   });
