@@ -31,13 +31,24 @@ export interface RawSession {
   token: string;
 }
 
+/**
+ * Opens a session as a visitor's first change does (reading one stores none; see csrfTokenFor
+ * in app.ts): a harmless change from the shop's own page, then the session's form token.
+ */
 export async function openSession(base: string): Promise<RawSession> {
-  const res = await fetch(`${base}/api/session`);
-  const cookie = res.headers
+  const first = await fetch(`${base}/api/validate-address`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+    body: JSON.stringify({ address: '1 Main Street', city: 'Springfield', zipCode: '62701' }),
+  });
+  if (!first.ok) throw new Error(`a first change was answered ${first.status}`);
+  const cookie = first.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const body = (await res.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/session`, { headers: { cookie } });
+  const body = (await res.json()) as { csrfToken: string | null };
+  if (!cookie || typeof body.csrfToken !== 'string') throw new Error('no session after a first change');
   return { cookie, token: body.csrfToken };
 }
 
