@@ -33,18 +33,25 @@ export function hashPassword(password: string): Promise<string> {
   return limit(() => argon2.hash(password, options));
 }
 
-/** False for a wrong password and for a hash that is not a hash (a secured account). */
+/** An argon2 hash as argon2 writes it: type, version, parameters, salt and hash. */
+const ARGON2_HASH = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?[a-z]+=[A-Za-z0-9+/]+(?:,[a-z]+=[A-Za-z0-9+/]+)*\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
+/**
+ * False for a wrong password and for a stored value that is not an argon2 hash (a secured
+ * account, or a value argon2 could not read), after a check that costs what a real one does.
+ * A check argon2 cannot finish (memory, say) is an error, never a wrong password: counted as
+ * one, it would lock a parent out for the server's failure.
+ */
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
-  if (!hash.startsWith('$argon2')) {
+  if (!ARGON2_HASH.test(hash)) {
     await verifyAgainstDummy(password);
     return false;
   }
   return check(hash, password);
 }
 
-// A stored value argon2 cannot read is a wrong password, not a server error.
 function check(hash: string, password: string): Promise<boolean> {
-  return limit(() => argon2.verify(hash, password)).catch(() => false);
+  return limit(() => argon2.verify(hash, password));
 }
 
 // An unknown email costs the same time as a wrong password.
@@ -56,7 +63,8 @@ function dummy(): Promise<string> {
   if (dummyHash) return dummyHash;
   const made = hashPassword('not-a-real-password');
   dummyHash = made;
-  // A failed hash is made again on the next sign-in instead of failing every one after it.
+  // A failed hash is made again on the next sign-in instead of failing every one after it; the
+  // sign-in that asked for it gets the failure (returned below), so nothing is lost here.
   made.catch(() => {
     if (dummyHash === made) dummyHash = undefined;
   });

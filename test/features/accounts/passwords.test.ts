@@ -57,6 +57,14 @@ describe('passwords', () => {
 
   it('answers false, not an error, for a stored hash argon2 cannot read', async () => {
     expect(await verifyPassword('$argon2id$nonsense', 'story-time-42')).toBe(false);
+    expect(await verifyPassword('$argon2id$v=19$m=1024,t=1,p=1$$', 'story-time-42')).toBe(false);
+  });
+
+  it('fails, never answers a wrong password, when argon2 cannot finish a check', async () => {
+    usePasswordCost('test');
+    const hash = await hashPassword('story-time-42');
+    vi.spyOn(argon2, 'verify').mockRejectedValueOnce(new Error('Memory allocation error'));
+    await expect(verifyPassword(hash, 'story-time-42')).rejects.toThrow('Memory allocation error');
   });
 
   it('hashes at most two passwords at once; the rest wait their turn', async () => {
