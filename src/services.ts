@@ -87,7 +87,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     inbox: createInbox(db),
     ordersList: createOrdersList(db),
     packing: createPacking(db),
-    orderDetails: createOrderDetails({ db, payments }),
+    orderDetails: createOrderDetails({ db, payments, log }),
     fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
     refunds: createOrderRefunds({ db, payments, mailer, log }),
     numbers: createNumbers(db),

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db.ts';
+import type { Logger } from '../../../log.ts';
 import { toDate } from '../../../lib/dates.ts';
 import { formatUsd, toDecimal, type Cents } from '../../../lib/money.ts';
 import { AuditEntry } from '../../../models/AuditEntry.ts';
@@ -35,16 +36,19 @@ export function providerStatusText(
   return statusLabel(paymentStatus);
 }
 
-export function createOrderDetails({ db, payments }: { db: Db; payments: PaymentProvider }) {
-  async function providerStatus(paymentIntentId: string | null): Promise<string> {
+export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; payments: PaymentProvider; log: Logger }) {
+  async function providerStatus(order: { id: number; stripePaymentIntentId: string | null }, log: Logger): Promise<string> {
+    const paymentIntentId = order.stripePaymentIntentId;
     if (!paymentIntentId) return 'no_payment_intent';
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out')), PROVIDER_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new Error(`No answer within ${PROVIDER_TIMEOUT_MS / 1000} seconds.`)), PROVIDER_TIMEOUT_MS);
     });
     try {
       return (await Promise.race([payments.retrievePaymentIntent(paymentIntentId), timeout])).status;
-    } catch {
+    } catch (err) {
+      // The page still shows the order, its payment status 'unavailable' (providerStatusText); the log says why.
+      log.error({ err, orderId: order.id, paymentIntentId }, 'could not ask the payment provider for an order’s status');
       return 'stripe_error';
     } finally {
       clearTimeout(timer);
@@ -52,7 +56,8 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
   }
 
   return {
-    async load(orderId: number) {
+    /** The order page's facts; `log` is the request's, so a failure to ask the provider carries its id. */
+    async load(orderId: number, log: Logger = shopLog) {
       const order = await Order.query(db).findById(orderId).withGraphFetched('items.book');
       if (!order) throw new NotFound('Order not found');
       const [customer, refunds, emails, audit, paymentStatus] = await Promise.all([
@@ -72,7 +77,7 @@ export function createOrderDetails({ db, payments }: { db: Db; payments: Payment
             'users.email',
           )
           .castTo<Array<AuditEntry & { firstName: string | null; lastName: string | null; email: string | null }>>(),
-        providerStatus(order.stripePaymentIntentId),
+        providerStatus(order, log),
       ]);
       const customerName = customer ? `${customer.firstName} ${customer.lastName}`.trim() : 'Deleted account';
       const reserved = refunds.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0);

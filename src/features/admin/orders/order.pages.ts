@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { formatUsd } from '../../../lib/money.ts';
 import { isClientError, NotFound, Unavailable } from '../../../web/errors.ts';
 import { errorProblems, refusal, zodProblems, type FieldProblem, type Refusal } from '../../../web/form-problems.ts';
+import { requestLogger } from '../../../web/request-log.ts';
 import { bodyFields } from '../../../web/validate.ts';
 import { orderId as orderIdSchema } from '../../orders/orders.schemas.ts';
 import { CARRIERS } from '../../orders/carriers.ts';
@@ -140,7 +141,7 @@ export function orderPages({
   }
 
   async function renderOrder(res: Response, id: number, refused?: { problems: Refusal; values: Record<string, unknown> }): Promise<void> {
-    const view = await details.load(id);
+    const view = await details.load(id, requestLogger(res.req));
     res.render('admin/order', {
       title: `Order #${id}`,
       ...view,

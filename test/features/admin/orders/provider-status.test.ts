@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerStatusText } from '../../../../src/features/admin/orders/order-details.ts';
+import { createLogger } from '../../../../src/log.ts';
+import { Unavailable } from '../../../../src/web/errors.ts';
 import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { textOf } from '../../../helpers/admin-fixtures.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
@@ -51,5 +54,42 @@ describe('on the order page', () => {
     const page = (await agent.get(`/admin/orders/${orderId}`).expect(200)).text;
     expect(providerStatus(page)).toBe('Refunded in full');
     expect(textOf(page)).not.toContain('Succeeded');
+  });
+});
+
+// A provider that cannot say is never silent: the page still shows the order, its payment
+// status 'unavailable', and the failure is logged at error with the request id and the order.
+describe('when the provider cannot be asked', () => {
+  const lines: Record<string, unknown>[] = [];
+  let shop: TestShop;
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    shop = await buildTestShop({ log: createLogger('error', stream) });
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await shop.close();
+  });
+
+  const providerStatus = (html: string) => /Provider status<\/dt><dd>([^<]*)<\/dd>/.exec(html)?.[1];
+
+  it('shows the order with its payment status unavailable, and logs why at error with the request id', async () => {
+    const { orderId } = await placePaidOrder(shop);
+    const { agent } = await operatorBrowser(shop);
+    vi.spyOn(shop.services.payments, 'retrievePaymentIntent').mockRejectedValue(new Unavailable('The payment provider is out of reach.'));
+    const page = await agent.get(`/admin/orders/${orderId}`).set('x-request-id', 'order-page-provider').expect(200);
+    expect(providerStatus(page.text)).toBe('unavailable');
+    const logged = lines.find((line) => line.msg === 'could not ask the payment provider for an order’s status');
+    expect(logged).toMatchObject({
+      level: 50,
+      orderId,
+      req: { id: 'order-page-provider' },
+      err: { message: 'The payment provider is out of reach.' },
+    });
   });
 });
