@@ -83,10 +83,18 @@ function describe(action: string, after: After): { title: string; detail: string
   }
 }
 
+/**
+ * An entry's details as written (AuditEntry's writeAudit). Details that are not a JSON object
+ * (none recorded, or a row edited by hand into something unreadable) leave the entry shown by
+ * its action alone: the timeline is still the order's whole story, only without that detail.
+ */
 function parse(json: string | null): After {
+  let after: unknown = null;
   try {
-    return (json ? JSON.parse(json) : {}) as After;
-  } catch {
-    return {};
+    after = json ? JSON.parse(json) : null;
+  } catch (err) {
+    // Only JSON.parse's SyntaxError (unreadable details, the case above); anything else is a bug.
+    if (!(err instanceof SyntaxError)) throw err;
   }
+  return after !== null && typeof after === 'object' ? (after as After) : {};
 }
