@@ -83,7 +83,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     }),
     backInStock,
     twoFactor,
-    systemStatus: createSystemStatus({ db, payments, mailer, config }),
+    systemStatus: createSystemStatus({ db, payments, mailer, config, log }),
     inbox: createInbox(db),
     ordersList: createOrdersList(db),
     packing: createPacking(db),

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { shortDate } from '../../../lib/dates.ts';
 import { formatUsd } from '../../../lib/money.ts';
+import { requestLogger } from '../../../web/request-log.ts';
 import { queryWithFallback } from '../../../web/query-fallback.ts';
 import { SANDBOX_TEST_CARDS } from '../../payments/index.ts';
 import { dayChart } from '../numbers/numbers-chart.ts';
@@ -24,7 +25,7 @@ export function statusPages(systemStatus: SystemStatus, numbers: NumbersService)
       notices,
     } = queryWithFallback(numbersQuery, req.query, { days: 'the last 30 days' });
     const asked = exportQuery.parse(req.query);
-    const [report, figures] = await Promise.all([systemStatus.check(), numbers.summary(days, new Date())]);
+    const [report, figures] = await Promise.all([systemStatus.check(requestLogger(req)), numbers.summary(days, new Date())]);
     const period = { from: figures.first, to: figures.last, label: `the last ${days} days` };
     const exportForms = Object.fromEntries(
       EXPORTS.map((name) => [name, name === asked.export ? rangeFallback(asked, period) : { range: period, notice: null }]),

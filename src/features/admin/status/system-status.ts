@@ -3,12 +3,15 @@ import { behindProxy, type Config } from '../../../config.ts';
 import type { Knex } from 'knex';
 import { withinDeadline } from '../../../lib/deadline.ts';
 import type { Db } from '../../../db.ts';
+import type { Logger } from '../../../log.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 
 // What /admin and GET /api/system-status report: each dependency is really asked, all at
 // once, and each answer is awaited for a bounded time, so a hung provider, database or mail
-// server shows as an error on the page instead of holding the page up. check() never throws.
+// server shows as an error on the page instead of holding the page up. check() never throws:
+// a dependency's failure is its line of the report; a failure the report cannot show as such
+// (the checklist's operator, the day's counts) is logged at error with the request id.
 
 export const STATUS_TIMEOUT_MS = 4_000;
 
@@ -82,6 +85,8 @@ export interface SystemStatusDeps {
   payments: Pick<PaymentProvider, 'name' | 'isLive' | 'check'>;
   mailer: Pick<Mailer, 'smtpConfigured' | 'verify'>;
   config: StatusConfig;
+  /** The shop's log, for a check made outside a request. */
+  log: Logger;
   timeoutMs?: number;
 }
 
@@ -94,7 +99,7 @@ async function count(db: Db, table: string, where: (q: Knex.QueryBuilder) => voi
   return Number(row?.n ?? 0);
 }
 
-export function createSystemStatus({ db, payments, mailer, config, timeoutMs = STATUS_TIMEOUT_MS }: SystemStatusDeps) {
+export function createSystemStatus({ db, payments, mailer, config, log: shopLog, timeoutMs = STATUS_TIMEOUT_MS }: SystemStatusDeps) {
   const bounded = <T>(work: () => Promise<T>) =>
     withinDeadline(Promise.resolve().then(work), timeoutMs, () => new Error(`No answer within ${timeoutMs / 1000} seconds.`));
 
@@ -104,6 +109,7 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
       const answer = await bounded(() => payments.check());
       return answer.ok ? { ...base, ok: true, error: null } : { ...base, ok: false, error: answer.error || 'Unknown error.' };
     } catch (err) {
+      // The provider out of reach or refusing the key: the report's payments line says why.
       return { ...base, ok: false, error: messageOf(err) };
     }
   }
@@ -113,6 +119,7 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
       const [bookCount, orderCount] = await bounded(() => Promise.all([count(db, 'books'), count(db, 'orders')]));
       return { ok: true, bookCount, orderCount, error: null };
     } catch (err) {
+      // The database out of reach or failing: the report's database line says why.
       return { ok: false, bookCount: null, orderCount: null, error: messageOf(err) };
     }
   }
@@ -123,20 +130,22 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
       const answer = await bounded(() => mailer.verify());
       return { smtpConfigured: true, ok: answer.ok, error: answer.ok ? null : answer.error, mailDir: null };
     } catch (err) {
+      // The mail server out of reach or refusing us: the report's email line says why.
       return { smtpConfigured: true, ok: false, error: messageOf(err), mailDir: null };
     }
   }
 
-  /** An operator who can sign in with a second factor; an unreachable database counts as none. */
-  async function hasEnrolledOperator(): Promise<boolean> {
+  /** An operator who can sign in with a second factor; a database that cannot say counts as none, and is logged. */
+  async function hasEnrolledOperator(log: Logger): Promise<boolean> {
     try {
       return Boolean(await bounded(() => db('users').where({ role: 'operator' }).whereNotNull('totpEnrolledAt').first('id')));
-    } catch {
+    } catch (err) {
+      log.error({ err }, 'could not tell whether an operator signs in with two-step sign-in; the checklist shows it as not done');
       return false;
     }
   }
 
-  async function today(): Promise<Today | null> {
+  async function today(log: Logger): Promise<Today | null> {
     try {
       const [toPack, unreadMessages] = await bounded(() =>
         Promise.all([
@@ -145,7 +154,8 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
         ]),
       );
       return { toPack, unreadMessages };
-    } catch {
+    } catch (err) {
+      log.error({ err }, 'could not count the orders to pack and the unread messages for the status page');
       return null;
     }
   }
@@ -164,13 +174,14 @@ export function createSystemStatus({ db, payments, mailer, config, timeoutMs = S
   }
 
   return {
-    async check(): Promise<SystemReport> {
+    /** `log` is the request's, so what is logged carries its id. */
+    async check(log: Logger = shopLog): Promise<SystemReport> {
       const [paymentsNow, database, email, enrolledOperator, waiting] = await Promise.all([
         paymentStatus(),
         databaseStatus(),
         emailStatus(),
-        hasEnrolledOperator(),
-        today(),
+        hasEnrolledOperator(log),
+        today(log),
       ]);
       return {
         today: waiting,
