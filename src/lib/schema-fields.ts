@@ -39,6 +39,7 @@ export function dollarsToCents(message: string) {
     try {
       return toCents(value);
     } catch {
+      // toCents refusing the amount (see above): the field's problem, shown with its message.
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }

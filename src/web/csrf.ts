@@ -85,6 +85,7 @@ function hostOf(url: string): string | undefined {
   try {
     return new URL(url).host;
   } catch {
+    // An Origin or Referer that is not a URL names no host, so never the shop's.
     return undefined;
   }
 }

@@ -40,6 +40,8 @@ export function readMultipart(req: Request, { fileField, maxFileBytes, tooLargeM
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxFileBytes, fields: 10, fieldSize: 4096, parts: 11 } });
     } catch {
+      // busboy refuses headers it cannot read (no boundary, an unknown content type): the
+      // client's malformed form, answered 400 with a readable message.
       return reject(new BadRequest(UNREADABLE));
     }
     const fields: Record<string, string> = {};

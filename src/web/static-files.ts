@@ -33,6 +33,8 @@ function decodedPath(urlPath: string): string {
   try {
     return decodeURIComponent(urlPath);
   } catch {
+    // A malformed escape (a lone '%'): no listed file has that name, so the path as sent is
+    // looked up, finds nothing, and the request goes on to the next route (a 404).
     return urlPath;
   }
 }

@@ -94,6 +94,7 @@ export function watchCatalogue({
       });
       return (reading = started);
     }
+    // The next read waits for the current one however it ends; the current one's callers get its failure.
     queued ??= reading
       .catch(() => undefined)
       .then(() => {

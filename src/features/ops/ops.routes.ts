@@ -23,6 +23,7 @@ export function healthRoutes(probes: ReadinessProbe[]): Router {
           await withinDeadline(probe.check(), 2000, () => new Error(`${probe.name} did not answer`));
           return [probe.name, 'ok'] as const;
         } catch {
+          // A dependency down or too slow: what this answer reports (503), to a balancer that asks every few seconds.
           return [probe.name, 'unavailable'] as const;
         }
       }),

@@ -70,6 +70,8 @@ export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCove
         .webp({ quality: 80 })
         .toBuffer({ resolveWithObject: true })
         .catch(() => {
+          // libvips could not decode the whole file (cut short, or corrupt past its header):
+          // the operator is asked for another file (422); nothing of this upload is kept.
           throw new HttpError(422, COVER_MESSAGES.unreadable);
         });
       await writeAtomically(path.join(dir, coverFileName(name, width)), data);
@@ -102,6 +104,8 @@ function configureSharp(sharp: typeof import('sharp').default): SharpFactory {
 
 async function inspect(bytes: Buffer): Promise<{ width: number; height: number }> {
   const sharp = await loadSharp();
+  // Bytes libvips reads no image format from (a text file, a PDF) have no metadata: refused
+  // below as the wrong type (422).
   const meta = await sharp(bytes)
     .metadata()
     .catch(() => undefined);
