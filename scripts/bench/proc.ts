@@ -47,9 +47,22 @@ export function rssMbOf(pid: number): number {
   return Number(kb) / 1024;
 }
 
-/** The machine's CPU time so far, in ticks: all of it, and what the hypervisor gave other guests (steal). */
-export function machineTicks(): { total: number; steal: number } {
+/** The machine's CPU time so far, in ticks: all of it, what the hypervisor gave other guests (steal), and what nobody used (idle). */
+export function machineTicks(): { total: number; steal: number; idle: number } {
   // The first line of /proc/stat: cpu user nice system idle iowait irq softirq steal guest guest_nice.
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7] ?? 0 };
+  return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7] ?? 0, idle: (ticks[3] ?? 0) + (ticks[4] ?? 0) };
+}
+
+/** The first process whose command line matches `pattern` (a server the bench started through a script). */
+export function processMatching(pattern: RegExp): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (pattern.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' '))) return Number(entry);
+    } catch {
+      // it has exited meanwhile
+    }
+  }
+  return undefined;
 }

@@ -88,7 +88,10 @@ async function pairedRounds(shop: Running, target: Target, label: string, beside
   return { summary: summarise(shopRounds), reference: summarise(referenceRounds) };
 }
 
-/** A visitor as the cart island sees one: a session cookie holding a cart item, and its CSRF token. */
+/**
+ * A visitor as the cart island sees one: a session cookie holding a cart item, and its CSRF
+ * token. The first addition makes the session, as a browser's does from the shop's own page.
+ */
 async function visitorWithCart(baseUrl: string): Promise<Record<string, string>> {
   const cookies = new Map<string, string>();
   const keep = (res: Response) => {
@@ -97,22 +100,20 @@ async function visitorWithCart(baseUrl: string): Promise<Record<string, string>>
       cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
     }
   };
-  const session = await fetch(`${baseUrl}/api/session`);
-  keep(session);
-  const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const headers = () => ({
-    cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    'x-csrf-token': csrfToken,
-    'content-type': 'application/json',
-  });
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const added = await fetch(`${baseUrl}/api/cart`, {
     method: 'POST',
-    headers: headers(),
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
     body: JSON.stringify({ bookId: 3, quantity: 1 }),
   });
   keep(added);
-  if (added.status !== 201) throw new Error(`could not fill a cart: ${added.status} ${await added.text()}`);
-  return headers();
+  // Read to its end: the session is stored before the answer ends, not before it starts.
+  const answer = await added.text();
+  if (added.status !== 201) throw new Error(`could not fill a cart: ${added.status} ${answer}`);
+  const session = await fetch(`${baseUrl}/api/session`, { headers: { cookie: cookie() } });
+  const { csrfToken } = (await session.json()) as { csrfToken: string | null };
+  if (!csrfToken) throw new Error('the session made by the first addition has no form token');
+  return { cookie: cookie(), 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
 }
 
 // Each connection adds and removes through a visitor of its own (two connections on one cart

@@ -9,6 +9,8 @@ import { SaleParent, addressInBlock } from '../../test/helpers/sale-day-parent.t
 import { measure, type Target } from './load.ts';
 import type { Running } from './processes.ts';
 import { percentile, summarise, type Round, type Summary } from './stats.ts';
+import { cpuMsOf, machineTicks, processMatching } from './proc.ts';
+import { cpus } from 'node:os';
 
 /** The title the parents buy; its stock is large, so a hold changes nothing a visitor sees. */
 export const SALE_TITLE = 1;
@@ -29,11 +31,43 @@ export interface SaleRow {
   rate: number;
   shop: Summary;
   expressStatic: Summary;
+  /** Share of the machine's CPU time in use over this load's rounds, everything on it counted. */
+  machineBusy: number;
+}
+
+/** What one payment start costs the machine, measured with nothing else running. */
+export interface StartCost {
+  rate: number;
+  started: number;
+  /** CPU ms of all the shop's processes per payment start (argon2's threads included). */
+  shopCpuMs: number;
+  /** CPU ms of MariaDB per payment start. */
+  databaseCpuMs: number | undefined;
 }
 
 export interface SaleBrowsing {
   rows: SaleRow[];
   starts: Map<number, PaymentStarts>;
+  cost: StartCost;
+}
+
+const COST_RATE = 5;
+const COST_SECONDS = 8;
+
+async function startCost(shop: Running, databaseUrl: string): Promise<StartCost> {
+  const port = new URL(databaseUrl).port;
+  const database = processMatching(new RegExp(`mariadbd .*--port=${port}\\b`));
+  const before = { shop: cpuMsOf(shop.pid), database: database ? cpuMsOf(database) : 0 };
+  const stop = paymentsAtRate(shop.baseUrl, COST_RATE, 19);
+  await new Promise((r) => setTimeout(r, COST_SECONDS * 1000));
+  const { started } = await stop();
+  const per = (ms: number) => ms / Math.max(1, started);
+  return {
+    rate: COST_RATE,
+    started,
+    shopCpuMs: per(cpuMsOf(shop.pid) - before.shop),
+    databaseCpuMs: database ? per(cpuMsOf(database) - before.database) : undefined,
+  };
 }
 
 /** Parents starting payments at `perSecond`, until stopped; the payment start's own latency is kept. */
@@ -95,6 +129,8 @@ export async function saleBrowsing(
   } finally {
     await db.destroy();
   }
+  say(`sale: what one payment start costs, ${COST_RATE} a second alone`);
+  const cost = await startCost(shop, databaseUrl);
   const rows: SaleRow[] = [];
   const starts = new Map<number, PaymentStarts>();
   const referenceTarget: Target = { path: expressStatic.path };
@@ -104,26 +140,41 @@ export async function saleBrowsing(
     const stop = rate ? paymentsAtRate(shop.baseUrl, rate, 20 + i) : undefined;
     await measure(expressStatic.baseUrl, expressStatic.pid, referenceTarget, warmUpSeconds);
     for (const page of SALE_PAGES) await measure(shop.baseUrl, shop.pid, { path: page }, warmUpSeconds);
+    const ticksBefore = machineTicks();
     const shopRounds = new Map<string, Round[]>(SALE_PAGES.map((p) => [p, []]));
     const referenceRounds: Round[] = [];
     for (let r = 0; r < rounds; r++) {
       referenceRounds.push(await measure(expressStatic.baseUrl, expressStatic.pid, referenceTarget, seconds));
       for (const page of SALE_PAGES) shopRounds.get(page)!.push(await measure(shop.baseUrl, shop.pid, { path: page }, seconds));
     }
+    const ticksAfter = machineTicks();
+    const machineBusy = 1 - (ticksAfter.idle - ticksBefore.idle) / (ticksAfter.total - ticksBefore.total);
     if (stop) starts.set(rate, await stop());
     const reference = summarise(referenceRounds);
-    for (const page of SALE_PAGES) rows.push({ page, rate, shop: summarise(shopRounds.get(page)!), expressStatic: reference });
+    for (const page of SALE_PAGES) rows.push({ page, rate, shop: summarise(shopRounds.get(page)!), expressStatic: reference, machineBusy });
   }
-  return { rows, starts };
+  return { rows, starts, cost };
 }
 
 const loadOf = (rate: number) => (rate ? `while ${rate} payment starts/s` : 'alone');
 
 /** The sale's table: each page under each load, against itself alone and against express.static in the same rounds. */
-export function saleBrowsingTable({ rows, starts }: SaleBrowsing): string[] {
+export function saleBrowsingTable({ rows, starts, cost }: SaleBrowsing): string[] {
+  const database = cost.databaseCpuMs === undefined ? '' : ` and ${cost.databaseCpuMs.toFixed(0)} ms of MariaDB's`;
   const lines = [
-    '| sale (MariaDB + Redis) | anonymous req/s min / median / max | p50 ms | p99 ms | errors | × same page alone | × express.static (same rounds) | express.static req/s | payment starts: done, p50 / p99 ms | payment errors |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '## Sale: the parents who only browse while others pay',
+    '',
+    'Anonymous /books and /books/1 from 10 connections (autocannon), on the MariaDB shop above, alone and then while parents',
+    'start card payments at a steady rate, each from an address of its own and as a guest: a book added, the totals, an account',
+    "made at checkout, the payment started. express.static rounds are taken in turns with the shop's in the same load. A payment",
+    "start's time runs from the account's request to the payment's answer; its errors count every step. The last column is how",
+    "much of the machine's CPU was in use over that load's rounds, the load generator's and MariaDB's included.",
+    '',
+    `- One payment start (add a book, totals, an account made at checkout, the payment started), measured alone at ${cost.rate} a second (${cost.started} starts): ${cost.shopCpuMs.toFixed(0)} ms of the shop's CPU${database}.`,
+    `  So 10 starts a second keep ${((cost.shopCpuMs + (cost.databaseCpuMs ?? 0)) / 100).toFixed(1)} of this machine's ${cpus().length} cores busy, and 20 a second ${((cost.shopCpuMs + (cost.databaseCpuMs ?? 0)) / 50).toFixed(1)}.`,
+    '',
+    '| sale (MariaDB + Redis) | anonymous req/s min / median / max | p50 ms | p99 ms | errors | × same page alone | × express.static (same rounds) | express.static req/s | payment starts: done, p50 / p99 ms | payment errors | machine CPU in use |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const alone = rows.find((r) => r.page === row.page && r.rate === 0)!;
@@ -132,7 +183,7 @@ export function saleBrowsingTable({ rows, starts }: SaleBrowsing): string[] {
     const paidCell = paid ? `${paid.started}, ${paid.p50Ms.toFixed(0)} / ${paid.p99Ms.toFixed(0)}` : '-';
     const paidErrors = paid ? errorCount(paid.errorKinds) : '-';
     lines.push(
-      `| GET ${row.page} ${loadOf(row.rate)} | ${s.rps.min.toFixed(0)} / ${s.rps.median.toFixed(0)} / ${s.rps.max.toFixed(0)} | ${s.p50Ms.toFixed(1)} | ${s.p99Ms.toFixed(1)} | ${s.errors} | ${(s.rps.median / alone.shop.rps.median).toFixed(2)}x | ${(s.rps.median / row.expressStatic.rps.median).toFixed(2)}x | ${row.expressStatic.rps.median.toFixed(0)} | ${paidCell} | ${paidErrors} |`,
+      `| GET ${row.page} ${loadOf(row.rate)} | ${s.rps.min.toFixed(0)} / ${s.rps.median.toFixed(0)} / ${s.rps.max.toFixed(0)} | ${s.p50Ms.toFixed(1)} | ${s.p99Ms.toFixed(1)} | ${s.errors} | ${(s.rps.median / alone.shop.rps.median).toFixed(2)}x | ${(s.rps.median / row.expressStatic.rps.median).toFixed(2)}x | ${row.expressStatic.rps.median.toFixed(0)} | ${paidCell} | ${paidErrors} | ${(row.machineBusy * 100).toFixed(0)}% |`,
     );
   }
   return lines;
