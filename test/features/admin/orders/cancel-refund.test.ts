@@ -190,7 +190,12 @@ describe('the sweep', () => {
       actorId: operator.id,
       createdAt,
     });
-    const refunds = createOrderRefunds({ db: shop.db, payments: createSandboxProvider(shop.db), mailer: shop.mailer, log: createLogger('silent') });
+    const refunds = createOrderRefunds({
+      db: shop.db,
+      payments: createSandboxProvider(shop.db),
+      mailer: shop.mailer,
+      log: createLogger('silent'),
+    });
 
     expect(await refunds.resumeStale(new Date(createdAt.getTime() + STALE_REFUND_MS - 60_000))).toBe(0);
     expect((await shop.db('refunds').where({ id: refundId }).first()).status).toBe('pending');

@@ -59,7 +59,12 @@ describe('the refund resume on the sweep', () => {
     vi.spyOn(shop.services.payments, 'refund').mockRejectedValue(new Unavailable('The payment provider is out of reach.'));
     await sweep().sweep(later(createdAt));
     const line = lines.find((l) => l.refundId === refundId);
-    expect(line).toMatchObject({ level: 50, msg: 'could not finish a refund left in progress; trying again on the next sweep', orderId, err: { message: 'The payment provider is out of reach.' } });
+    expect(line).toMatchObject({
+      level: 50,
+      msg: 'could not finish a refund left in progress; trying again on the next sweep',
+      orderId,
+      err: { message: 'The payment provider is out of reach.' },
+    });
     expect((await shop.db('refunds').where({ id: refundId }).first()).status).toBe('pending');
   });
 
@@ -82,7 +87,9 @@ describe('the refund resume on the sweep', () => {
       await shop.db.schema.renameTable('refunds_away', 'refunds');
     }
     expect(checkoutSweep).toHaveBeenCalledTimes(1);
-    expect(lines.find((l) => l.msg === 'could not resume refunds left in progress; retrying on the next tick')).toMatchObject({ level: 50 });
+    expect(lines.find((l) => l.msg === 'could not resume refunds left in progress; retrying on the next tick')).toMatchObject({
+      level: 50,
+    });
   });
 
   it('logs a failed checkout sweep at error and still resumes refunds', async () => {
