@@ -100,8 +100,12 @@ export function pageCache({ shown, sessionCookie, limits = PAGE_CACHE_LIMITS }: 
       };
     });
     rendering.set(key, renderingNow);
-    // A route that keeps nothing (an error, a page that starts a session) ends the rendering too.
-    res.on('close', () => finish(undefined));
+    // A route that keeps nothing (an error, a page that starts a session) ends the rendering
+    // too; a page that is gone (a book taken off sale) is forgotten with it.
+    res.on('close', () => {
+      if (res.statusCode === 404 && kept && pages.get(key) === kept) pages.delete(key);
+      finish(undefined);
+    });
     keepers.set(res, async (body, type, shows) => {
       const page = await buildPage(body, type, shows, state.fingerprint(shows), kept);
       sendKept(req, res, page);

@@ -214,6 +214,27 @@ describe('the page cache', () => {
     expect(third.headers['content-encoding']).toBe('br');
   });
 
+  it('forgets a kept page once its route says it is gone', async () => {
+    const state = shownState({ 'book:5': 1 });
+    let gone = false;
+    let renders = 0;
+    const app = express();
+    app.use(pageCache({ shown: () => state.shown(), sessionCookie: 'shop.sid' }));
+    app.get('/books/5', async (_req, res) => {
+      renders++;
+      if (gone) return void res.status(404).send('<p>Book Not Found</p>');
+      await sendPage(res, '<p>book 5</p>', { shows: ['book:5'] });
+    });
+    await supertest(app).get('/books/5').expect(200, '<p>book 5</p>');
+    gone = true;
+    state.values['book:5'] = 2;
+    await supertest(app).get('/books/5').expect(404);
+    // The page kept before is never answered again, whatever the catalogue says next.
+    state.values['book:5'] = 1;
+    await supertest(app).get('/books/5').expect(404);
+    expect(renders).toBe(3);
+  });
+
   it('answers the page it kept when the catalogue cannot be read', async () => {
     const { app, renders, state } = appWith();
     await supertest(app).get('/books').expect(200, '<p>books</p>');
