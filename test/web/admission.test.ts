@@ -22,7 +22,10 @@ function appWith(atOnce: number, maxWaitMs: number) {
   return { app, gate, finish: () => finishers.shift()?.(), started: () => started };
 }
 
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/** Waits until `check` holds: requests reach the server in their own time on a busy machine. */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
 const servers: http.Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
@@ -34,16 +37,16 @@ describe('admission of costly work', () => {
         .post('/api/work')
         .then((res) => res.status),
     );
-    await tick();
+    await until(() => started() === 2 && gate.counts().waiting === 1);
     expect(started()).toBe(2);
     expect(gate.counts()).toEqual({ working: 2, waiting: 1 });
     finish();
-    await tick();
+    await until(() => started() === 3);
     expect(started()).toBe(3);
     finish();
     finish();
     expect(await Promise.all(answers)).toEqual([200, 200, 200]);
-    await tick();
+    await until(() => gate.counts().working === 0);
     expect(gate.counts()).toEqual({ working: 0, waiting: 0 });
   });
 
@@ -51,14 +54,14 @@ describe('admission of costly work', () => {
     const { app, gate, finish, started } = appWith(1, 50);
     const first = supertest(app).post('/api/work');
     const firstAnswer = first.then((res) => res.status);
-    await tick();
+    await until(() => started() === 1);
     const refused = await supertest(app).post('/api/work').expect(429);
     expect(refused.body).toEqual({ message: 'Many parents are paying right now. Please wait a moment and try again.' });
     expect(refused.headers['retry-after']).toBe('5');
     expect(started()).toBe(1);
     finish();
     expect(await firstAnswer).toBe(200);
-    await tick();
+    await until(() => gate.counts().working === 0);
     expect(gate.counts()).toEqual({ working: 0, waiting: 0 });
   });
 
@@ -74,15 +77,15 @@ describe('admission of costly work', () => {
       return req;
     };
     const served = send();
-    await tick();
+    await until(() => gate.counts().working === 1);
     const waiter = send();
-    await tick();
+    await until(() => gate.counts().waiting === 1);
     expect(gate.counts()).toEqual({ working: 1, waiting: 1 });
     waiter.destroy();
-    await tick();
+    await until(() => gate.counts().waiting === 0);
     expect(gate.counts()).toEqual({ working: 1, waiting: 0 });
     served.destroy();
-    await tick();
+    await until(() => gate.counts().working === 0);
     expect(gate.counts()).toEqual({ working: 0, waiting: 0 });
     finish();
   });
