@@ -17,6 +17,7 @@ import * as savedAddress from './20261125000300_saved_address.ts';
 import * as discountCodes from './20261125000400_discount_codes.ts';
 import * as checkoutAddressLocks from './20261125000500_checkout_address_locks.ts';
 import * as backInStockInbox from './20261126000100_back_in_stock_inbox.ts';
+import * as preorders from './20261128000100_preorders.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -39,6 +40,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125000400_discount_codes': discountCodes,
   '20261125000500_checkout_address_locks': checkoutAddressLocks,
   '20261126000100_back_in_stock_inbox': backInStockInbox,
+  '20261128000100_preorders': preorders,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

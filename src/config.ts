@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { isTimeZone } from './lib/dates.ts';
 
 /**
  * How many reverse proxies stand in front of the shop (a hop count), or their addresses.
@@ -61,6 +62,11 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('Little Lantern Books <hello@littlelanternbooks.example>'),
   /** Where the shop is told about a new paid order or contact message; unset, nobody is. */
   SHOP_NOTIFY_EMAIL: z.email().optional(),
+  /** The shop's own clock: a pre-ordered title comes out, and its pre-orders are packed, on this zone's calendar day. */
+  SHOP_TIME_ZONE: z
+    .string()
+    .default('America/New_York')
+    .refine(isTimeZone, 'must be a time zone name, like America/New_York'),
   /** The address parents may write to (shown where a form cannot take their message); unset: MAIL_FROM's address. */
   SHOP_CONTACT_EMAIL: z.email().optional(),
   STRIPE_SECRET_KEY: z

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import type { Logger } from './log.ts';
 import type { Deferred } from './lib/deferred.ts';
+import { dayIn } from './lib/dates.ts';
 import { createLimits, type LimitsOptions } from './web/throttle.ts';
 import type { RedisClient } from './web/session.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
@@ -43,6 +44,8 @@ export interface ServiceDeps {
   throttles?: Omit<LimitsOptions, 'db' | 'redis'>;
   /** Work done after answering (reset links); tests wait for it. */
   later: Deferred;
+  /** The shop's calendar day, "2026-11-28"; unset: today in SHOP_TIME_ZONE. Tests move it to a publication day. */
+  today?: () => string;
 }
 
 /**
@@ -50,8 +53,9 @@ export interface ServiceDeps {
  * (serve.ts) are handed the same objects, so a refund the sweep resumes and one an operator
  * starts go through one OrderRefunds.
  */
-export function createServices({ config, db, log, mailer, payments, catalogue, redis, throttles, later }: ServiceDeps) {
+export function createServices({ config, db, log, mailer, payments, catalogue, redis, throttles, later, today }: ServiceDeps) {
   usePasswordCost(config.PASSWORD_HASH_COST);
+  const shopDay = today ?? (() => dayIn(config.SHOP_TIME_ZONE));
   const limits = createLimits({ ...throttles, db, redis });
   const carts = createCartService(db);
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
@@ -60,6 +64,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   return {
     /** The shared limits, for the plumbing app.ts wires (new sessions per client address). */
     limits,
+    /** The shop's calendar day: pre-orders are taken before a title's publication date and packed from it. */
+    shopDay,
     payments,
     catalogue,
     catalog: createCatalogService(db, catalogue),

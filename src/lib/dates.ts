@@ -43,3 +43,19 @@ export function toDate(value: Date | string | number): Date {
 export function toDay(value: Date | string): string {
   return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }
+
+/** Whether `timeZone` is an IANA zone this runtime knows, like "America/New_York". */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar day it is in `timeZone` at `now`, as "2026-11-21". */
+export function dayIn(timeZone: string, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}

@@ -36,4 +36,10 @@ export class Book extends BaseModel {
   publisher!: string;
   /** Off sale: shoppers are told it does not exist; orders and the back office still show it. */
   hidden!: boolean | number;
+  /** The operator's switch: a forthcoming title (publishedOn ahead) takes pre-orders. */
+  takesPreorders!: boolean | number;
+  /** The most copies pre-orders may take (the first print run); null: no limit. */
+  preorderLimit!: number | null;
+  /** Copies promised to pre-orders (held or paid) and not yet served from stock. */
+  preordered!: number;
 }

@@ -6,6 +6,8 @@ export interface CheckoutLine {
   title: string;
   quantity: number;
   priceCents: number;
+  /** A pre-order's line: held against the title's pre-order limit, not its stock. */
+  preorder?: boolean;
 }
 
 // open -> completed; open -> failed (card declined; may still be paid on a retry) -> completed;

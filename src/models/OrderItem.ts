@@ -12,6 +12,8 @@ export class OrderItem extends BaseModel {
   title!: string;
   quantity!: number;
   price!: Cents;
+  /** A pre-ordered line: its copies are served from stock on publication day, not at the sale. */
+  preorder!: boolean | number;
   book?: Book;
 
   static override relationMappings = () => ({

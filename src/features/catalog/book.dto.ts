@@ -1,6 +1,7 @@
 import { toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
 import { coverImage, type CoverImage } from './cover.ts';
+import { copiesForSale, preorderCopiesLeft } from './preorder.rules.ts';
 
 /** One shape for a book, used by the pages, the islands and the API (docs/architecture.md, "What the API answers"). */
 export interface BookDto {
@@ -13,7 +14,12 @@ export interface BookDto {
   imageUrl: string | null;
   /** The cover as an <img> shows it: every stored width, and its size. */
   cover: CoverImage;
+  /** Copies for an ordinary sale: the shelf less what is held and what pre-orders are still owed. */
   inStock: number;
+  /** The operator takes pre-orders while the title is forthcoming (preorder.rules.ts, offerFor). */
+  takesPreorders: boolean;
+  /** Pre-order copies left under the title's limit; null: no limit. */
+  preorderCopiesLeft: number | null;
   amazonUrl: string | null;
   amazonKindleUrl: string | null;
   ageRange: string;
@@ -35,7 +41,9 @@ export function toBookDto(book: Book): BookDto {
     priceCents: book.price,
     imageUrl: book.imageUrl,
     cover: coverImage(book),
-    inStock: book.inStock,
+    inStock: copiesForSale(book),
+    takesPreorders: Boolean(book.takesPreorders),
+    preorderCopiesLeft: preorderCopiesLeft(book),
     amazonUrl: book.amazonUrl,
     amazonKindleUrl: book.amazonKindleUrl,
     ageRange: book.ageRange,

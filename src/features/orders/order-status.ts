@@ -16,9 +16,11 @@ const KNOWN = [
   'delivered',
   'shipped',
   'pending',
+  'preordered',
 ];
 
-const FULFILMENT = ['shipped', 'delivered', 'canceled'];
+// A pre-order is paid ('succeeded' at the provider) and waits for its books: the shop's word wins.
+const FULFILMENT = ['preordered', 'shipped', 'delivered', 'canceled'];
 
 export function displayStatus(orderStatus: string, providerStatus?: string | null): string {
   const providerSays = providerStatus && providerStatus !== 'no_payment_intent' && providerStatus !== 'stripe_error';
@@ -28,7 +30,7 @@ export function displayStatus(orderStatus: string, providerStatus?: string | nul
 
 export function statusTone(status: string): StatusTone {
   if (status === 'succeeded' || status === 'delivered') return 'green';
-  if (status === 'processing' || status === 'shipped') return 'blue';
+  if (status === 'processing' || status === 'shipped' || status === 'preordered') return 'blue';
   if (status.startsWith('requires_')) return 'yellow';
   if (status === 'canceled' || status === 'failed') return 'red';
   return 'grey';

@@ -7,7 +7,7 @@ import { Conflict } from '../../../web/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { trackingUrl, type Carrier } from '../../orders/carriers.ts';
 import { orderStory } from '../../orders/order-story.ts';
-import { assertTransition, requiredStatus } from '../../orders/order-transitions.ts';
+import { assertTransition, requiredStatuses } from '../../orders/order-transitions.ts';
 import { writeAudit } from '../../../models/AuditEntry.ts';
 import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
 
@@ -41,7 +41,7 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         };
         const moved = await Order.query(trx)
           .findById(orderId)
-          .where({ status: requiredStatus('shipped') })
+          .whereIn('status', requiredStatuses('shipped'))
           .patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
         const after = {
@@ -88,7 +88,7 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         const changes = { status: 'delivered', deliveredAt: new Date() };
         const moved = await Order.query(trx)
           .findById(orderId)
-          .where({ status: requiredStatus('delivered') })
+          .whereIn('status', requiredStatuses('delivered'))
           .patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
         await writeAudit(trx, {
