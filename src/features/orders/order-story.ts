@@ -1,6 +1,7 @@
 import { formatUsdDecimal } from '../../lib/money.ts';
 import { longDate } from '../../lib/dates.ts';
 import { statusTone, type StatusTone } from './order-status.ts';
+import { preorderedSentence } from '../catalog/preorder.rules.ts';
 
 // What a parent is told about an order, from its display status (order-status.ts): the
 // heading, the icon and the sentences of the confirmation page, the dashboard's order list and
@@ -26,6 +27,8 @@ export interface StoryFacts {
   estimatedDelivery?: string | null;
   /** "0.00" when nothing was given back. */
   refundedAmount?: string | null;
+  /** A pre-order's shipping day: the latest publication date of its pre-ordered titles (preorder.rules.ts, shipsOn). */
+  shipsOn?: string | null;
 }
 
 const SHIP_WITHIN = 'Your books will ship within 1-2 business days.';
@@ -51,6 +54,17 @@ export function orderStory(order: StoryFacts): OrderStory {
         icon: 'check',
         tone,
         sentences: [`Thank you! ${SHIP_WITHIN}`, ...refundNote],
+      };
+    case 'preordered':
+      return {
+        heading: 'Pre-order Confirmed!',
+        icon: 'clock',
+        tone,
+        sentences: [
+          order.shipsOn ? preorderedSentence(order.shipsOn) : 'Pre-ordered: we will send it as soon as it is out.',
+          'Everything in this order ships together. You can cancel it from your dashboard until then, for a full refund.',
+          ...refundNote,
+        ],
       };
     case 'shipped': {
       const carrier = order.carrier && order.carrier !== 'Other' ? ` with ${order.carrier}` : '';
