@@ -82,6 +82,7 @@ export const FEATURE_DEPENDENCIES = {
     catalog: 'the sitemap lists the catalogue',
   },
   orders: {
+    catalog: "a pre-order's story names the day its titles come out, by the catalogue's pre-order rules",
     payments: "an order's payment status is read from the provider",
     pricing: 'an order shows its breakdown by the price rules',
   },
