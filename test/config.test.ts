@@ -21,6 +21,12 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir, UPLOADS_DIR: 'shared/uploads' }).uploadsDir).toBe(path.resolve('shared/uploads'));
   });
 
+  it("keeps the shop's calendar in SHOP_TIME_ZONE, and refuses a zone that does not exist", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).SHOP_TIME_ZONE).toBe('America/New_York');
+    expect(loadConfig({ DATA_DIR: dataDir(), SHOP_TIME_ZONE: 'Europe/London' }).SHOP_TIME_ZONE).toBe('Europe/London');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), SHOP_TIME_ZONE: 'Mars/Olympus' })).toThrow(/SHOP_TIME_ZONE: must be a time zone name/);
+  });
+
   it('keeps the generated session secret across restarts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir }).SESSION_SECRET;
