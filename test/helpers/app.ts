@@ -50,6 +50,8 @@ export interface TestShopOptions {
   later?: Deferred;
   /** Where the shop logs; silent by default. */
   log?: Logger;
+  /** The shop's calendar day ("2026-11-28"), asked afresh each time; by default today in SHOP_TIME_ZONE. */
+  today?: () => string;
 }
 
 const GENEROUS = { points: 1_000_000, windowMs: 60_000 };
@@ -70,6 +72,7 @@ export async function buildTestShop({
   limits = TEST_LIMITS,
   later: givenLater,
   log = createLogger('silent'),
+  today,
 }: TestShopOptions = {}): Promise<TestShop> {
   const data = database ?? (await createTestDatabase());
   const config = loadConfig({
@@ -108,6 +111,7 @@ export async function buildTestShop({
     redis: sessions.redis,
     later,
     throttles: { prefix: `${prefix}throttle:`, overrides: limits },
+    today,
   });
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
 
@@ -124,7 +128,7 @@ export async function buildTestShop({
     restart: async () => {
       await sessions.close();
       await db.destroy();
-      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits, log });
+      return buildTestShop({ seed: false, database: data, sessionPrefix: prefix, env, limits, log, today });
     },
     close: async () => {
       await later.settled();
