@@ -36,8 +36,12 @@ export function statusTone(status: string): StatusTone {
   return 'grey';
 }
 
-/** "requires_payment_method" -> "Requires payment method". */
+/** Labels the rule below would spell wrongly. */
+const LABELS: Record<string, string> = { preordered: 'Pre-ordered' };
+
+/** "requires_payment_method" -> "Requires payment method"; "preordered" -> "Pre-ordered". */
 export function statusLabel(status: string): string {
+  if (LABELS[status]) return LABELS[status];
   const words = status.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -3,6 +3,7 @@ import type { Order } from '../../models/Order.ts';
 import { trackingUrl } from './carriers.ts';
 import { decimalTotals, type DecimalTotals } from '../pricing/pricing.ts';
 import { displayStatus } from './order-status.ts';
+import { orderShipsOn } from './preorder-facts.ts';
 
 /** An order as the API, the dashboard and the confirmation page show it (docs/architecture.md, "What the API answers"). */
 export interface OrderDto {
@@ -11,7 +12,17 @@ export interface OrderDto {
   totalAmount: string;
   createdAt: string;
   stripePaymentIntentId: string | null;
-  items: Array<{ id: number; bookId: number; quantity: number; price: string; book: { title: string; imageUrl: string | null } }>;
+  items: Array<{
+    id: number;
+    bookId: number;
+    quantity: number;
+    price: string;
+    book: { title: string; imageUrl: string | null };
+    /** A line of a paid pre-order still waiting for its title: the title's publication date ("2027-03-02"); null otherwise. */
+    outOn: string | null;
+  }>;
+  /** A paid pre-order's shipping day: the latest publication date of its pre-ordered titles; null for any other order. */
+  shipsOn: string | null;
   shippingAddress: string;
   city: string;
   state: string | null;
@@ -58,7 +69,9 @@ export function toOrderDto(order: Order): OrderDto {
       quantity: item.quantity,
       price: toDecimal(item.price),
       book: { title: item.book?.title ?? item.title, imageUrl: item.book?.imageUrl ?? null },
+      outOn: order.status === 'preordered' && item.preorder && item.book ? item.book.publishedOn : null,
     })),
+    shipsOn: orderShipsOn(order),
     shippingAddress: order.shippingAddress,
     city: order.city,
     state: order.state,

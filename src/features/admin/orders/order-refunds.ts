@@ -9,7 +9,8 @@ import { BadRequest, Conflict, isClientError, NotFound } from '../../../web/erro
 import type { Mailer } from '../../mail/mailer.ts';
 import { PaymentError, type PaymentProvider } from '../../payments/provider.ts';
 import { orderStory, refundedSentence } from '../../orders/order-story.ts';
-import { assertRefundable, assertTransition } from '../../orders/order-transitions.ts';
+import { assertRefundable, assertTransition, requiredStatuses } from '../../orders/order-transitions.ts';
+import { parentCancelRefusal } from '../../orders/preorder-cancel.rules.ts';
 import { writeAudit } from '../../../models/AuditEntry.ts';
 import { customerOf, fulfilmentSnapshot, lockOrder } from './order-lock.ts';
 import { bumpCatalogueVersion } from '../../catalog/catalogue-version.ts';
@@ -30,6 +31,11 @@ export const STALE_REFUND_MS = 10 * 60_000;
 /** Request keys carry what they were for, so a cancel can find its own pending refund. */
 const CANCEL = 'cancel:';
 const PARTIAL = 'refund:';
+/** A cancel the parent asked for (a pre-order, from the dashboard or the link in an email): told so on the timeline. */
+const PARENT_CANCEL = `${CANCEL}parent:`;
+
+/** Who asked for a cancel: an operator on the order page, or the parent of a pre-order. */
+export type CancelBy = 'operator' | 'parent';
 
 export interface PartialRefund {
   amountCents: Cents;
@@ -102,11 +108,12 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
       const canceledAt = new Date();
       await Order.query(trx)
         .findById(orderId)
-        .where({ status: 'succeeded' })
+        .whereIn('status', requiredStatuses('canceled'))
         .patch({ status: 'canceled', canceledAt, refundedAmount: refunded });
       const items = await OrderItem.query(trx).where({ orderId });
-      for (const item of items) await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
+      const { restocked, unpromised } = await returnCopies(trx, current.status, items);
       if (items.length > 0) await bumpCatalogueVersion(trx);
+      const by: CancelBy = refund.requestKey.startsWith(PARENT_CANCEL) ? 'parent' : 'operator';
       await writeAudit(trx, {
         actorId,
         action: 'canceled',
@@ -117,7 +124,10 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
           status: 'canceled',
           refundedAmount: toDecimal(refunded),
           refund: { amount: toDecimal(refund.amount), reason: refund.reason },
-          restocked: items.map((i) => ({ bookId: i.bookId, quantity: i.quantity })),
+          by,
+          restocked,
+          // Pre-ordered copies given back to the title's pre-order count (none were taken from the shelf).
+          unpromised,
         },
       });
       const customer = await customerOf(trx, current);
@@ -195,12 +205,19 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
   }
 
   return {
-    async cancel(orderId: number, actorId: number, requestKey: string): Promise<void> {
-      const key = CANCEL + requestKey;
+    /**
+     * Cancels the order and refunds what is left of its payment, at once. An operator may cancel
+     * any paid order not shipped yet; a parent only a pre-order still waiting for its books
+     * (refused with parentCancelRefusal's words, checked under the order's lock).
+     */
+    async cancel(orderId: number, actorId: number, requestKey: string, { by = 'operator' }: { by?: CancelBy } = {}): Promise<void> {
+      const key = (by === 'parent' ? PARENT_CANCEL : CANCEL) + requestKey;
       const reserved = await db.transaction(async (trx) => {
         const order = await lockOrder(trx, orderId);
         const existing = await Refund.query(trx).findOne({ requestKey: key });
         if (existing) return { order, refund: replay(existing) };
+        const refused = by === 'parent' ? parentCancelRefusal(order.status) : null;
+        if (refused) throw new Conflict(refused);
         // A cancel whose provider call did not finish (a crash, a second tab): resume it.
         const unfinished = await Refund.query(trx).where({ orderId, status: 'pending' }).where('requestKey', 'like', `${CANCEL}%`).first();
         if (unfinished) return { order, refund: unfinished };
@@ -272,6 +289,35 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
 
     resume,
   };
+}
+
+/**
+ * The copies a canceled order gives back. A pre-order's pre-ordered lines were never taken from
+ * the shelf: they go back to the title's pre-order count, which reopens them to other parents.
+ * Every other line (an ordinary line, or any line of an order already released to To pack,
+ * served from stock) goes back on the shelf.
+ */
+async function returnCopies(
+  trx: Knex.Transaction,
+  status: string,
+  items: readonly OrderItem[],
+): Promise<{ restocked: Array<{ bookId: number; quantity: number }>; unpromised: Array<{ bookId: number; quantity: number }> }> {
+  const restocked: Array<{ bookId: number; quantity: number }> = [];
+  const unpromised: Array<{ bookId: number; quantity: number }> = [];
+  for (const item of items) {
+    const line = { bookId: item.bookId, quantity: item.quantity };
+    if (status === 'preordered' && item.preorder) {
+      // Never below zero, whatever an operator did to the count by hand.
+      await trx('books')
+        .where({ id: item.bookId })
+        .update({ preordered: trx.raw('CASE WHEN preordered > ? THEN preordered - ? ELSE 0 END', [item.quantity, item.quantity]) });
+      unpromised.push(line);
+    } else {
+      await trx('books').where({ id: item.bookId }).increment('inStock', item.quantity);
+      restocked.push(line);
+    }
+  }
+  return { restocked, unpromised };
 }
 
 /** A refund reserved under the order's lock, before the provider is asked: its key makes a retry a replay. */

@@ -69,8 +69,12 @@ function describe(action: string, after: After): { title: string; detail: string
       };
     case 'delivered':
       return { title: 'Marked delivered', detail: null };
-    case 'canceled':
-      return { title: `Canceled and refunded ${refund ? formatUsd(toCents(refund.amount)) : '$0.00'}`, detail: 'Stock returned' };
+    case 'canceled': {
+      const amount = refund ? formatUsd(toCents(refund.amount)) : '$0.00';
+      // A parent's cancel of their own pre-order says so: the operator did not do it.
+      if (after.by === 'parent') return { title: `Pre-order canceled by the parent, refunded ${amount}`, detail: returnedDetail(after) };
+      return { title: `Canceled and refunded ${amount}`, detail: returnedDetail(after) };
+    }
     case 'refunded':
       return {
         title: `Refunded ${refund ? formatUsd(toCents(refund.amount)) : ''}`,
@@ -81,6 +85,14 @@ function describe(action: string, after: After): { title: string; detail: string
     default:
       return { title: action, detail: null };
   }
+}
+
+/** What a cancel gave back: copies to the shelf, pre-ordered copies to the title's pre-order count. */
+function returnedDetail(after: After): string {
+  const unpromised = Array.isArray(after.unpromised) && after.unpromised.length > 0;
+  const restocked = !Array.isArray(after.restocked) || after.restocked.length > 0;
+  if (unpromised && restocked) return 'Stock returned; pre-ordered copies given back';
+  return unpromised ? 'Pre-ordered copies given back' : 'Stock returned';
 }
 
 /**
