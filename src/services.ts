@@ -68,7 +68,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     shopDay,
     payments,
     catalogue,
-    catalog: createCatalogService(db, catalogue),
+    catalog: createCatalogService(db, catalogue, { shopDay }),
     carts,
     accounts: createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl, secondFactor: twoFactor }),
     orders: createOrdersService(db),

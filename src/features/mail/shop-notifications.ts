@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { longDate } from '../../lib/dates.ts';
 import { isUrgent } from '../../models/ContactMessage.ts';
 import type { Mailer } from './mailer.ts';
 
@@ -10,6 +11,8 @@ export interface NewOrderNotice {
   address: { shippingAddress: string; city: string; state: string | null; zipCode: string };
   /** Whether the parent wrote a gift note or whom it is for: it ships with the gift slip. */
   gift: boolean;
+  /** A pre-order's shipping day ("2027-03-02"); null or unset for an order to pack now. */
+  preorderShipsOn?: string | null;
 }
 
 export interface NewMessageNotice {
@@ -50,6 +53,7 @@ export function createShopNotifications({
           ...address,
           adminUrl: `${publicUrl}/admin/orders/${notice.orderId}`,
           giftSlipUrl: notice.gift ? `${publicUrl}/admin/orders/${notice.orderId}/gift-slip` : null,
+          preorderShipsOn: notice.preorderShipsOn ? longDate(notice.preorderShipsOn) : null,
         },
         dedupeKey: `shop-new-order:${notice.orderId}`,
         orderId: notice.orderId,
