@@ -1,9 +1,13 @@
 import type { BookDto } from './book.dto.ts';
 
-// The catalogue's age bands and sorts, as /books offers them.
+// The catalogue's age bands, its coming soon choice and its sorts, as /books offers them.
 
 export const AGE_BANDS = ['0-2', '3-5', '6-9', '9-12'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
+
+/** Which books: every one (no value), or only the forthcoming titles, published after the shop's day. */
+export const SHOW_CHOICES = ['coming-soon'] as const;
+export type BookShow = (typeof SHOW_CHOICES)[number];
 
 export const SORTS = ['newest', 'price-asc', 'price-desc', 'title'] as const;
 export type BookSort = (typeof SORTS)[number];

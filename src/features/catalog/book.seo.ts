@@ -1,9 +1,28 @@
 import type { BookDto } from './book.dto.ts';
+import type { Offer } from './preorder.rules.ts';
 
 export const PUBLISHER = 'Little Lantern Books';
 
-/** schema.org Book + Product, so search engines show the price and availability. */
-export function bookJsonLd(book: BookDto, origin: string): object {
+/**
+ * schema.org's availability for what a title offers today. PreOrder only while a parent can
+ * place one (with the day it is out); a first print run fully pre-ordered is SoldOut; a title
+ * with no copies and no pre-orders is OutOfStock.
+ */
+export function availabilityOf(offer: Offer): { availability: string; availabilityStarts?: string } {
+  switch (offer.kind) {
+    case 'buy':
+      return { availability: 'https://schema.org/InStock' };
+    case 'preorder':
+      return { availability: 'https://schema.org/PreOrder', availabilityStarts: offer.outOn };
+    case 'preorders-full':
+      return { availability: 'https://schema.org/SoldOut' };
+    case 'coming-soon':
+      return { availability: 'https://schema.org/OutOfStock' };
+  }
+}
+
+/** schema.org Book + Product, so search engines show the price and availability. `offer`: what the page offers today. */
+export function bookJsonLd(book: BookDto, offer: Offer, origin: string): object {
   const url = `${origin}/books/${book.id}`;
   return {
     '@context': 'https://schema.org',
@@ -23,7 +42,7 @@ export function bookJsonLd(book: BookDto, origin: string): object {
       '@type': 'Offer',
       price: book.price,
       priceCurrency: 'USD',
-      availability: book.inStock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/PreOrder',
+      ...availabilityOf(offer),
       url,
     },
   };

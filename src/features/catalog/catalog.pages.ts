@@ -3,7 +3,7 @@ import { formatUsd } from '../../lib/money.ts';
 import { NotFound } from '../../web/errors.ts';
 import { COMING_SOON, type BookDto } from './book.dto.ts';
 import { bookFinderQuery, bookId, type BookFinderQuery } from './catalog.schemas.ts';
-import { AGE_BANDS, type BookSort } from './book-finder.rules.ts';
+import { AGE_BANDS, type BookShow, type BookSort } from './book-finder.rules.ts';
 import { searchWords } from './book-search.ts';
 import { parse } from '../../web/validate.ts';
 import { renderPage } from '../../web/page-cache.ts';
@@ -11,11 +11,13 @@ import { refusal, type Refusal } from '../../web/form-problems.ts';
 import { takeRefusal } from '../../web/kept-refusal.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { bookJsonLd } from './book.seo.ts';
-import { stockBadge } from './stock.ts';
-import { quantityChoices } from './per-title-limit.ts';
+import { offerBadge } from './stock.ts';
+import { offerQuantityChoices } from './per-title-limit.ts';
 import { SHOWS } from './catalogue-visibility.ts';
+import { offerWords } from './preorder.rules.ts';
 
-// GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?sort= orders it
+// GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?show=coming-soon
+//                  keeps the forthcoming titles, ?sort= orders it
 // GET /books/:id   one book
 // Addresses that leave the page (JSON-LD, canonical, share image) are under publicUrl, the
 // configured PUBLIC_URL, never the request's Host header.
@@ -28,6 +30,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       query,
       notices,
       ageBands: AGE_BANDS,
+      shows: SHOW_OPTIONS,
       sorts: SORT_CHOICES,
       unsearchable: query.q !== '' && !searchWords(query.q).length,
     };
@@ -46,18 +49,21 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
       throw err instanceof NotFound ? new NotFound('Book Not Found') : err;
     });
     const recommended = await catalog.recommendedFor(book.id);
+    const offer = catalog.offerOf(book);
+    const choices = offerQuantityChoices(offer);
     // Add to Cart refused without JavaScript (src/features/cart/cart.pages.ts) is told here, by its form.
     const kept = takeRefusal(req, (form) => form === `add-to-cart-${book.id}`);
     await renderPage(
       res,
       'catalog/show',
       {
-        ...(kept ? { problems: soldOutUnlinked(kept.problems, book), typedQuantity: kept.values.quantity } : {}),
+        ...(kept ? { problems: choices.length ? kept.problems : unlinked(kept.problems), typedQuantity: kept.values.quantity } : {}),
         title: book.title,
         book,
         recommended,
-        stock: stockBadge(book.inStock),
-        quantityChoices: quantityChoices(book.inStock),
+        offer: offerWords(offer),
+        stock: offerBadge(offer),
+        quantityChoices: choices,
         price: formatUsd(book.priceCents),
         buyLinks: buyLinks(book),
         meta: {
@@ -65,7 +71,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
           image: book.imageUrl ? `${publicUrl}${book.imageUrl}` : undefined,
           type: 'book',
           canonical: `${publicUrl}/books/${book.id}`,
-          jsonLd: bookJsonLd(book, publicUrl),
+          jsonLd: bookJsonLd(book, offer, publicUrl),
         },
       },
       [SHOWS.book(book.id), SHOWS.recommended(book.id)],
@@ -93,10 +99,18 @@ function finderQuery(raw: Record<string, unknown>): { query: BookFinderQuery; no
         ? `We can't sort by ${shown('sort')}, so the books are in our usual order.`
         : issue.path[0] === 'age'
           ? `There is no age band ${shown('age')}, so books for every age are shown.`
-          : `${issue.message} All books are shown instead.`,
+          : issue.path[0] === 'show'
+            ? `We can't show only ${shown('show')}, so every book is shown.`
+            : `${issue.message} All books are shown instead.`,
     );
   return { query: parse(bookFinderQuery, kept), notices };
 }
+
+/** The finder's "Show" menu: every book, or the titles still to come out. */
+const SHOW_OPTIONS: ReadonlyArray<readonly [BookShow | '', string]> = [
+  ['', 'All books'],
+  ['coming-soon', 'Coming soon'],
+];
 
 const SORT_CHOICES: ReadonlyArray<readonly [BookSort | '', string]> = [
   ['', 'Our picks'],
@@ -115,9 +129,8 @@ function buyLinks(book: BookDto) {
     .map((link) => ({ ...link, comingSoon: link.url === COMING_SOON }));
 }
 
-/** A sold-out book's quantity menu is switched off: its refusal points to no field. */
-function soldOutUnlinked(problems: Refusal, book: BookDto): Refusal {
-  if (book.inStock > 0) return problems;
+/** A book with nothing to buy or pre-order shows no quantity menu: its refusal points to no field. */
+function unlinked(problems: Refusal): Refusal {
   return refusal({ form: problems.form, title: problems.title, problems: problems.items.map(({ message }) => ({ message })) });
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordId, wholeNumber } from '../../lib/schema-fields.ts';
-import { AGE_BANDS, SORTS } from './book-finder.rules.ts';
+import { AGE_BANDS, SHOW_CHOICES, SORTS } from './book-finder.rules.ts';
 
 export const MAX_SEARCH_LENGTH = 200;
 
@@ -16,7 +16,7 @@ export type BookListQuery = z.infer<typeof bookListQuery>;
 
 const emptyIsNone = (value: unknown) => (value === '' ? undefined : value);
 
-/** GET /books?q=&age=&sort=: every field may be missing or empty (the form sends them all). */
+/** GET /books?q=&age=&show=&sort=: every field may be missing or empty (the form sends them all). */
 export const bookFinderQuery = z.object({
   q: z
     .string({ error: 'Search for one title, author or word.' })
@@ -27,6 +27,7 @@ export const bookFinderQuery = z.object({
     emptyIsNone,
     z.enum(AGE_BANDS, { error: `Choose an age band: ${AGE_BANDS.slice(0, -1).join(', ')} or ${AGE_BANDS.at(-1)}.` }).optional(),
   ),
+  show: z.preprocess(emptyIsNone, z.enum(SHOW_CHOICES, { error: 'Show every book, or only the coming soon ones.' }).optional()),
   sort: z.preprocess(emptyIsNone, z.enum(SORTS, { error: `Sort by ${SORTS.slice(0, -1).join(', ')} or ${SORTS.at(-1)}.` }).optional()),
 });
 

@@ -9,6 +9,7 @@ import type { BookFinderQuery, BookListQuery } from './catalog.schemas.ts';
 import { catalogueSnapshots, type CatalogueSnapshot } from './catalogue-snapshot.ts';
 import { catalogueFingerprints, type CatalogueFingerprints } from './catalogue-visibility.ts';
 import { toDay } from '../../lib/dates.ts';
+import { isForthcoming, offerFor, type Offer } from './preorder.rules.ts';
 import type { CatalogueWatch } from './catalogue-watch.ts';
 
 export const RECOMMENDED_COUNT = 3;
@@ -18,14 +19,23 @@ type Snapshot = CatalogueSnapshot & CatalogueFingerprints;
 export interface CatalogOptions {
   /** Today's date in UTC, as "2026-11-27": the recommendations change with it. */
   today?: () => string;
+  /**
+   * The shop's calendar day in SHOP_TIME_ZONE (services.shopDay): what a title offers turns
+   * with it, at the shop's midnight. Unset: the UTC day.
+   */
+  shopDay?: () => string;
 }
 
-export function createCatalogService(db: Db, watch: CatalogueWatch, { today = () => toDay(new Date()) }: CatalogOptions = {}) {
+export function createCatalogService(
+  db: Db,
+  watch: CatalogueWatch,
+  { today = () => toDay(new Date()), shopDay = () => toDay(new Date()) }: CatalogOptions = {},
+) {
   const rankings = new WeakMap<readonly BookDto[], Map<string, BookDto[]>>();
   const snapshot = catalogueSnapshots(
     watch,
     async () => (await Book.onSale(db).orderBy('id')).map(toBookDto),
-    (read): Snapshot => ({ ...read, ...catalogueFingerprints(read.version, read.books, (id) => recommended(read.books, id)) }),
+    (read): Snapshot => ({ ...read, ...catalogueFingerprints(read.version, read.books, (id) => recommended(read.books, id), shopDay) }),
   );
 
   /**
@@ -60,12 +70,17 @@ export function createCatalogService(db: Db, watch: CatalogueWatch, { today = ()
 
     /**
      * The books a parent asked /books for: the search through the full-text index, best match
-     * first, then the age band and the sort over the snapshot (which holds no hidden book).
+     * first, then the age band, the forthcoming titles alone when asked, and the sort over the
+     * snapshot (which holds no hidden book).
      */
-    async findBooks({ q, age, sort }: BookFinderQuery): Promise<BookDto[]> {
+    async findBooks({ q, age, show, sort }: BookFinderQuery): Promise<BookDto[]> {
       const { books, byId } = await snapshot();
       let found: BookDto[] = q ? (await searchBookIds(db, q)).flatMap((id) => byId.get(id) ?? []) : [...books];
       if (age) found = found.filter((book) => inAgeBand(book.ageRange, age));
+      if (show === 'coming-soon') {
+        const day = shopDay();
+        found = found.filter((book) => isForthcoming(book.publishedOn, day));
+      }
       return sort ? sortBooks(found, sort) : found;
     },
 
@@ -73,6 +88,11 @@ export function createCatalogService(db: Db, watch: CatalogueWatch, { today = ()
       const book = (await snapshot()).byId.get(id);
       if (!book) throw new NotFound('Book not found');
       return book;
+    },
+
+    /** What the book page and a catalogue card offer for a book on the shop's day (preorder.rules.ts). */
+    offerOf(book: BookDto): Offer {
+      return offerFor(book, shopDay());
     },
 
     async recommendedFor(id: number): Promise<BookDto[]> {

@@ -1,3 +1,5 @@
+import type { Offer } from './preorder.rules.ts';
+
 // How many copies of one title a customer may take. The book page offers quantities and the
 // cart and checkout hold them to the same cap, so it lives in catalog, which they build on.
 
@@ -22,4 +24,9 @@ export const QUANTITY_MENU_MAX = 5;
 export function quantityChoices(inStock: number): number[] {
   const top = Math.min(QUANTITY_MENU_MAX, lineLimit(inStock));
   return Array.from({ length: top }, (_, i) => i + 1);
+}
+
+/** The menu for what a title offers today: its copies to buy or to pre-order; none when it offers neither. */
+export function offerQuantityChoices(offer: Offer): number[] {
+  return offer.kind === 'buy' || offer.kind === 'preorder' ? quantityChoices(offer.copies) : [];
 }

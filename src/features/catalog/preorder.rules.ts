@@ -79,6 +79,30 @@ export function outOnLabel(publishedOn: string): string {
   return `Out ${longDate(publishedOn)}`;
 }
 
+/** Beside the Pre-order button when few of the first print run's copies are left; null while plenty are. */
+export function preorderCopiesNote(offer: Offer, few = FEW_PREORDER_COPIES): string | null {
+  if (offer.kind !== 'preorder' || offer.copies > few) return null;
+  return offer.copies === 1 ? 'Only 1 copy left to pre-order.' : `Only ${offer.copies} copies left to pre-order.`;
+}
+
+/** At or under this many pre-order copies left, the page says how many (the stock badge's "Only 10 left"). */
+export const FEW_PREORDER_COPIES = 10;
+
+/** The book page of a forthcoming title whose pre-order copies are all taken. */
+export const PREORDERS_FULL_TEXT = "Every pre-order copy has been taken. Leave your email and we'll write when more copies are in.";
+
+/** What the book page and a catalogue card say of a title's offer: which button, the day it is out, how many copies are left to pre-order. */
+export function offerWords(offer: Offer) {
+  return {
+    kind: offer.kind,
+    outOn: 'outOn' in offer ? outOnLabel(offer.outOn) : null,
+    copiesNote: preorderCopiesNote(offer),
+    fullText: offer.kind === 'preorders-full' ? PREORDERS_FULL_TEXT : null,
+  };
+}
+
+export type OfferWords = ReturnType<typeof offerWords>;
+
 /** The pre-order's story, in every place a parent reads about it (order-story.ts). */
 export function preorderedSentence(publishedOn: string): string {
   return `Pre-ordered: we will send it as soon as it is out on ${longDate(publishedOn)}.`;
