@@ -48,6 +48,8 @@ import { scriptJson, useEta } from './web/views.ts';
 import { longDate } from './lib/dates.ts';
 import { MAX_EMAIL_LENGTH } from './lib/email.ts';
 import { MAX_SEARCH_LENGTH } from './features/catalog/catalog.schemas.ts';
+import { offerWords } from './features/catalog/preorder.rules.ts';
+import type { BookDto } from './features/catalog/book.dto.ts';
 import { CODE_MAX_LENGTH } from './features/discounts/discount.rules.ts';
 import { adminPages } from './features/admin/access/admin.pages.ts';
 import { twoFactorPages } from './features/admin/access/two-factor.pages.ts';
@@ -97,6 +99,8 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
     assets,
     scriptJson,
     longDate,
+    // What a catalogue card offers for its book on the shop's day (Add to Cart, Pre-order or neither).
+    offerOf: (book: BookDto) => offerWords(catalog.offerOf(book)),
     user: null,
     cartCount: 0,
     cartBadge: '0',
