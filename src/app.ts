@@ -16,6 +16,7 @@ import { sandboxApi } from './features/checkout/sandbox.api.ts';
 import { webhookApi } from './features/checkout/webhook.api.ts';
 import { isSandbox } from './features/payments/index.ts';
 import { ordersApi } from './features/orders/orders.api.ts';
+import { preorderCancelPages } from './features/orders/preorder-cancel.pages.ts';
 import { endStaleSessions } from './features/accounts/session-validity.ts';
 import { secondStepOnly } from './features/accounts/second-step.ts';
 import { cartApi } from './features/cart/cart.api.ts';
@@ -175,7 +176,8 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(passwordChangeGate);
   app.use(sitePages(catalog, log));
   app.use(accountsPages(accounts, carts));
-  app.use(dashboardPages(accounts, orders, carts));
+  app.use(dashboardPages(accounts, orders, carts, services.preorderCancel));
+  app.use(preorderCancelPages(services.preorderCancel));
   app.use(checkoutPages({ carts, accounts, orders, payments, checkCode: (code, subtotal) => applicableCode(db, code, subtotal) }));
   app.use(catalogPages(catalog, log, config.publicUrl));
   app.use(cartPages(carts));

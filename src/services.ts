@@ -29,6 +29,7 @@ import { createDiscountAdmin } from './features/discounts/discount-admin.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import { createShopNotifications } from './features/mail/shop-notifications.ts';
 import { createOrdersService } from './features/orders/orders.service.ts';
+import { createPreorderCancel } from './features/orders/preorder-cancel.ts';
 import type { PaymentProvider } from './features/payments/provider.ts';
 
 export interface ServiceDeps {
@@ -61,6 +62,14 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
   // Signing in and changing a password check the second factor an operator sets up under /admin.
   const twoFactor = createTwoFactor({ db, limits });
+  const refunds = createOrderRefunds({ db, payments, mailer, log });
+  // A parent cancels a pre-order through the operator's own cancel-and-refund, as its actor.
+  const preorderCancel = createPreorderCancel({
+    db,
+    cancelAndRefund: (...args) => refunds.cancel(...args),
+    secret: config.SESSION_SECRET,
+    publicUrl: config.publicUrl,
+  });
   return {
     /** The shared limits, for the plumbing app.ts wires (new sessions per client address). */
     limits,
@@ -95,7 +104,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     packing: createPacking(db),
     orderDetails: createOrderDetails({ db, payments, log }),
     fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
-    refunds: createOrderRefunds({ db, payments, mailer, log }),
+    refunds,
+    preorderCancel,
     numbers: createNumbers(db),
     exports: createExports(db),
     bookAdmin: createBookAdmin(db, backInStock),

@@ -84,6 +84,7 @@ export const FEATURE_DEPENDENCIES = {
   orders: {
     catalog: "a pre-order's story names the day its titles come out, by the catalogue's pre-order rules",
     payments: "an order's payment status is read from the provider",
+    mail: 'a moved publication date is mailed to the parents whose pre-orders wait for it',
     pricing: 'an order shows its breakdown by the price rules',
   },
   session: {

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
+import { formatUsd, toCents } from '../../lib/money.ts';
+import { isClientError, Unavailable } from '../../web/errors.ts';
 import { withFormErrors } from '../../web/form-errors.ts';
-import { errorProblems, refusal, zodProblems, zodRefusal, type Refusal } from '../../web/form-problems.ts';
+import { errorProblems, refusal, zodProblems, zodRefusal, type FieldProblem, type Refusal } from '../../web/form-problems.ts';
 import { keepRefusal } from '../../web/kept-refusal.ts';
 import { hasSession } from '../../web/session-presence.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
@@ -13,7 +16,8 @@ import { bodyFields, fieldErrors, parse } from '../../web/validate.ts';
 import { shippingInfo } from './shipping-info.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { shortfallMessage } from '../cart/cart.rules.ts';
-import { orderId } from '../orders/orders.schemas.ts';
+import { orderId, preorderCancelInput } from '../orders/orders.schemas.ts';
+import { PREORDER_CANCEL_MESSAGES, type PreorderCancel } from '../orders/preorder-cancel.ts';
 
 const TABS = ['profile', 'orders', 'settings'] as const;
 type Tab = (typeof TABS)[number];
@@ -23,7 +27,8 @@ type Tab = (typeof TABS)[number];
 // POST /dashboard/password   change the password (with a code, for an account with a second factor)
 // POST /dashboard/address    save the shipping address the checkout offers
 // POST /dashboard/orders/:id/buy-again   an order's books back into the cart, then the cart
-export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService): Router {
+// POST /dashboard/orders/:id/cancel      cancel a pre-order and refund it in full, at once
+export function dashboardPages(accounts: AccountsService, orders: OrdersService, carts: CartService, preorders: PreorderCancel): Router {
   const router = Router();
   router.use('/dashboard', signedInOnly);
 
@@ -101,6 +106,27 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
     res.redirect(303, '/cart');
   });
 
+  router.post('/dashboard/orders/:id/cancel', async (req, res) => {
+    const id = parse(orderId, req.params.id);
+    // Told inside that order's cancel form, which stays open, whatever the order now is.
+    const refused = (status: number, problems: FieldProblem[]) =>
+      renderDashboard(res.status(status), 'orders', {
+        problems: refusal({ form: cancelForm(id), title: PREORDER_CANCEL_MESSAGES.refused, problems, ids: {} }),
+      });
+    const input = preorderCancelInput.safeParse(req.body);
+    if (!input.success) return refused(400, zodProblems(input.error));
+    try {
+      await preorders.cancelOwn(id, req.session.userId!, input.data.requestKey);
+    } catch (err) {
+      // Someone else's order stays not found; a refusal, or a provider out of reach, changed nothing.
+      const besideButton = (isClientError(err) && err.status !== 404) || err instanceof Unavailable;
+      if (!besideButton) throw err;
+      return refused(err.status, errorProblems(err));
+    }
+    req.session.flash = { ...PREORDER_CANCEL_MESSAGES.done(id), variant: 'success' };
+    res.redirect(303, '/dashboard?tab=orders');
+  });
+
   async function renderDashboard(res: Parameters<RequestHandler>[1], tab: Tab, extra: Record<string, unknown>): Promise<void> {
     const userId = res.req.session.userId!;
     const [user, orderList, saved] = await Promise.all([
@@ -120,6 +146,15 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
           statusLabel: statusLabel(status),
           statusTone: statusTone(status),
           story: orderStory({ ...order, status }),
+          // A pre-order's cancel form: its one-time key (a double click refunds once) and what it gives back.
+          cancel:
+            status === 'preordered'
+              ? {
+                  form: cancelForm(order.id),
+                  requestKey: randomBytes(16).toString('hex'),
+                  refund: formatUsd(toCents(order.totalAmount) - toCents(order.refundedAmount)),
+                }
+              : { form: cancelForm(order.id), requestKey: null, refund: null },
         };
       }),
       minLength: MIN_PASSWORD_LENGTH,
@@ -142,6 +177,8 @@ const PASSWORD_IDS = {
   code: 'settings-code',
 };
 const ADDRESS_IDS = { address: 'saved-address', city: 'saved-city', zipCode: 'saved-zipCode' };
+/** Each pre-order's cancel form has its own name, so a refusal is told in that order's form alone. */
+const cancelForm = (id: number) => `cancel-${id}`;
 
 /** Where a visitor without a session is sent from a signed-in page: the query says 'Access Denied'. */
 export const ACCESS_DENIED_URL = '/login?denied=1';

@@ -96,6 +96,23 @@ export interface MailData {
     /** What the order's story now says of the money given back in all (refundedSentence in order-story.ts). */
     refundedSoFar: string;
   };
+  /**
+   * The operator moved the publication date of a title the parent pre-ordered: the new date, the
+   * order's shipping day as its story now tells it, and the one-click cancel-and-refund link.
+   */
+  'preorder-date-moved': {
+    firstName: string;
+    orderId: number;
+    title: string;
+    /** Long dates, as the parent reads them ("March 2, 2027"). */
+    previousDate: string;
+    newDate: string;
+    /** The pre-order's story with its new shipping day (preorderedSentence). */
+    story: MailStory;
+    orderUrl: string;
+    /** The signed link to the page with one "Cancel and refund" button; needs no sign-in. */
+    cancelUrl: string;
+  };
   'contact-received': { firstName: string };
   /** A parent asked to hear when a Coming Soon book is back: the confirmation, with the cancel link. */
   'back-in-stock-waiting': { title: string; bookUrl: string; unsubscribeUrl: string };
@@ -136,6 +153,7 @@ const TEMPLATES: { readonly [T in MailTemplate]: true } = {
   'order-shipped': true,
   'order-canceled': true,
   'order-partial-refund': true,
+  'preorder-date-moved': true,
   'contact-received': true,
   'back-in-stock-waiting': true,
   'back-in-stock': true,

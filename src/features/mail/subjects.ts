@@ -13,6 +13,7 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   // An order with nothing charged was not refunded, and its story says so.
   'order-canceled': (d) => `Your order #${d.orderId} was canceled${toCents(d.refunded) > 0 ? ' and refunded' : ''}`,
   'order-partial-refund': (d) => `A refund on your order #${d.orderId}`,
+  'preorder-date-moved': (d) => `${d.title} has a new date: about your pre-order #${d.orderId}`,
   'contact-received': () => 'We received your message',
   'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,
   'back-in-stock': (d) => `${d.title} is back in stock`,

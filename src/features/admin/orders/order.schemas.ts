@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dollarsToCents, recordId } from '../../../lib/schema-fields.ts';
 import { CARRIERS } from '../../orders/carriers.ts';
+import { requestKey } from '../../orders/orders.schemas.ts';
 
 const text = (what: string, max: number) =>
   z.preprocess(
@@ -8,10 +9,6 @@ const text = (what: string, max: number) =>
     z.string().trim().min(1, `Please enter the ${what}.`).max(max, `The ${what} is too long.`),
   );
 
-/** The form's one-time key (random per render): a resubmission of the same form carries the same one. */
-export const requestKey = z
-  .string({ message: 'This form has expired. Please reload the page and try again.' })
-  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'This form has expired. Please reload the page and try again.');
 
 export const shipInput = z.object({
   carrier: z.enum(CARRIERS, { message: 'Please choose a carrier.' }),
