@@ -58,7 +58,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   usePasswordCost(config.PASSWORD_HASH_COST);
   const shopDay = today ?? (() => dayIn(config.SHOP_TIME_ZONE));
   const limits = createLimits({ ...throttles, db, redis });
-  const carts = createCartService(db);
+  const carts = createCartService(db, shopDay);
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
   // Signing in and changing a password check the second factor an operator sets up under /admin.
   const twoFactor = createTwoFactor({ db, limits });

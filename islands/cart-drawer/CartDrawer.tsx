@@ -4,7 +4,7 @@ import { cartBadgeText } from '../../src/features/cart/badge.ts';
 import { formatUsd } from '../../src/lib/money.ts';
 import { CART_EMPTY_TEXT, CART_TOASTS } from '../../src/features/cart/cart.messages.ts';
 import { PER_TITLE_LIMIT_TEXT } from '../../src/features/catalog/per-title-limit.ts';
-import { cartTotalCents, checkoutPath } from '../../src/features/cart/cart.rules.ts';
+import { cartTotalCents, checkoutPath, shipsTogetherNote } from '../../src/features/cart/cart.rules.ts';
 import { cartButtonLabel, clearCart, getCartState, refreshCart, removeFromCart, setQuantity, subscribe } from '../lib/cart-store.ts';
 import { messageOf } from '../lib/api.ts';
 import { showToast } from '../lib/toast.ts';
@@ -66,6 +66,7 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
 
   const items = cart.items ?? [];
   const total = formatUsd(cartTotalCents(items));
+  const shipsTogether = shipsTogetherNote(items);
 
   return (
     <>
@@ -136,6 +137,11 @@ export function CartDrawer({ signedIn, openOnMount = false }: CartDrawerProps) {
                     <p className="cart-total">
                       <span>Total</span> <strong>{total}</strong>
                     </p>
+                    {shipsTogether && (
+                      <p className="ships-together" role="note">
+                        {shipsTogether}
+                      </p>
+                    )}
                     <a href={checkoutPath(signedIn)} role="button" className="checkout-button" aria-disabled={cart.pending || undefined}>
                       Proceed to Checkout
                     </a>

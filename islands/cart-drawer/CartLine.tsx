@@ -1,5 +1,6 @@
 import { formatUsd, formatUsdDecimal } from '../../src/lib/money.ts';
-import { plusLimitReason } from '../../src/features/cart/cart.rules.ts';
+import { lineSupply, plusLimitReason } from '../../src/features/cart/cart.rules.ts';
+import { preorderLineLabel } from '../../src/features/catalog/preorder.rules.ts';
 import type { CartItemDto } from '../lib/cart-store.ts';
 
 export interface CartLineProps {
@@ -16,7 +17,7 @@ export interface CartLineProps {
 export function CartLine({ item, disabled, problem = null, onQuantity, onRemove }: CartLineProps) {
   const { book, quantity } = item;
   // A disabled button explains nothing by itself: the reason is shown beside it and read with it.
-  const atLimit = plusLimitReason(quantity, book.inStock);
+  const atLimit = plusLimitReason(quantity, lineSupply(item));
   const limitId = `quantity-limit-${book.id}`;
   // A refusal is read with every control of the line, whichever of them was pressed.
   const problemId = `cart-line-${book.id}-error`;
@@ -34,6 +35,7 @@ export function CartLine({ item, disabled, problem = null, onQuantity, onRemove 
       />
       <div className="cart-line-info">
         <a href={`/books/${book.id}`}>{book.title}</a>
+        {item.preorder && item.outOn && <span className="cart-line-preorder">{preorderLineLabel(item.outOn)}</span>}
         <span className="cart-line-price">{formatUsdDecimal(book.price)}</span>
         {quantity > 1 && (
           <span className="cart-line-total">

@@ -6,4 +6,8 @@ export interface CartItemDto {
   bookId: number;
   quantity: number;
   book: BookDto;
+  /** A pre-order's line: the title is forthcoming and takes pre-orders (preorder.rules.ts, offerFor). */
+  preorder: boolean;
+  /** A pre-order's publication date, "2027-03-02"; null for an ordinary line. */
+  outOn: string | null;
 }

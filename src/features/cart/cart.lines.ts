@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../../lib/unique-violation.ts';
+import type { Knex } from 'knex';
 import { isMySql, type Db } from '../../db.ts';
 import { CartItem } from '../../models/CartItem.ts';
 import { MAX_COPIES_PER_TITLE } from '../catalog/per-title-limit.ts';
@@ -42,12 +43,21 @@ export function ownedCartIds(db: Db, owned: OwnedCart) {
 }
 
 /**
- * The copies a line of the book may hold (lineLimit), read by the statement that uses it, so
- * that no stock read before it can be outdated; NULL (never enough) for a book off sale.
+ * Whether a line of the book may hold `total` copies (an SQL expression with its bindings), asked
+ * by the statement that changes the line, so that no count read before it can be outdated. A
+ * title forthcoming on `today` that takes pre-orders draws on the copies left under its limit;
+ * any other on its copies for sale, the shelf less the copies owed to pre-orders
+ * (preorder.rules.ts). Never true for a book off sale. Sums, not differences: the counts are
+ * unsigned on MariaDB.
  */
-function lineLimitSql(db: Db, bookId: number): [string, number[]] {
-  const least = isMySql(db) ? 'least' : 'min';
-  return [`${least}(?, (select in_stock from books where id = ? and hidden = 0))`, [MAX_COPIES_PER_TITLE, bookId]];
+function roomSql(bookId: number, today: string, total: string, totalBindings: Knex.RawBinding[]): [string, Knex.RawBinding[]] {
+  return [
+    `(${total}) <= ? and exists (select 1 from books where books.id = ? and books.hidden = 0 and case
+      when books.takes_preorders = 1 and books.published_on > ?
+        then books.preorder_limit is null or books.preordered + (${total}) <= books.preorder_limit
+      else books.preordered + (${total}) <= books.in_stock end)`,
+    [...totalBindings, MAX_COPIES_PER_TITLE, bookId, today, ...totalBindings, ...totalBindings],
+  ];
 }
 
 function changedRows(db: Db, result: unknown): number {
@@ -61,28 +71,28 @@ function changedRows(db: Db, result: unknown): number {
  * Answers false when nothing was added (no such cart, a book off sale or out of copies, a line
  * at its limit): the caller then finds out which, the slow way.
  */
-export async function addToOwnedLine(db: Db, owned: OwnedCart, bookId: number, quantity: number): Promise<boolean> {
-  const [limit, limitBindings] = lineLimitSql(db, bookId);
+export async function addToOwnedLine(db: Db, owned: OwnedCart, bookId: number, quantity: number, today: string): Promise<boolean> {
+  const [room, roomBindings] = roomSql(bookId, today, '?', [quantity]);
   const [owner, ownerId] = 'userId' in owned ? ['user_id = ?', owned.userId] : ['id = ? and user_id is null', owned.visitorCartId];
   try {
     const result: unknown = await db.raw(
-      `insert into cart_items (cart_id, book_id, quantity) select id, ?, ? from carts where ${owner} and ? <= ${limit}`,
-      [bookId, quantity, ownerId, quantity, ...limitBindings],
+      `insert into cart_items (cart_id, book_id, quantity) select id, ?, ? from carts where ${owner} and ${room}`,
+      [bookId, quantity, ownerId, ...roomBindings],
     );
     // Nothing inserted and no line in the way: no such cart, or more copies than a line may hold.
     return changedRows(db, result) > 0;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    return incrementOwned(db, owned, bookId, quantity);
+    return incrementOwned(db, owned, bookId, quantity, today);
   }
 }
 
-async function incrementOwned(db: Db, owned: OwnedCart, bookId: number, quantity: number): Promise<boolean> {
-  const [limit, limitBindings] = lineLimitSql(db, bookId);
+async function incrementOwned(db: Db, owned: OwnedCart, bookId: number, quantity: number, today: string): Promise<boolean> {
+  const [room, roomBindings] = roomSql(bookId, today, 'cart_items.quantity + ?', [quantity]);
   const changed = await db('cart_items')
     .whereIn('cart_id', ownedCartIds(db, owned))
     .where('book_id', bookId)
-    .andWhereRaw(`?? + ? <= ${limit}`, ['quantity', quantity, ...limitBindings])
+    .andWhereRaw(room, roomBindings)
     .update({ quantity: db.raw('?? + ?', ['quantity', quantity]) });
   return changed > 0;
 }

@@ -7,8 +7,10 @@ import { localPath } from '../../web/return-path.ts';
 import { bodyFields, parse } from '../../web/validate.ts';
 import { CART_TOASTS } from './cart.messages.ts';
 import { cartOwner, rememberCart } from './cart.owner.ts';
-import { lineLimit, PER_TITLE_LIMIT_TEXT } from '../catalog/per-title-limit.ts';
-import { cartTotalCents, checkoutPath } from './cart.rules.ts';
+import { PER_TITLE_LIMIT_TEXT } from '../catalog/per-title-limit.ts';
+import { preorderLineLabel } from '../catalog/preorder.rules.ts';
+import { cartTotalCents, checkoutPath, lineSupply, shipsTogetherNote, supplyLimit } from './cart.rules.ts';
+import type { CartItemDto } from './cart.dto.ts';
 import { bookId } from '../catalog/catalog.schemas.ts';
 import { addToCart, setQuantity } from './cart.schemas.ts';
 import type { CartService } from './cart.service.ts';
@@ -34,7 +36,9 @@ export function cartPages(carts: CartService): Router {
       total: formatUsd(cartTotalCents(items)),
       checkoutPath: checkoutPath(Boolean(req.session.userId)),
       formatUsd,
-      lineLimit,
+      lineMax: (item: CartItemDto) => supplyLimit(lineSupply(item)),
+      preorderLineLabel,
+      shipsTogether: shipsTogetherNote(items),
       perTitleLimitText: PER_TITLE_LIMIT_TEXT,
       ...(kept ? { problems: kept.problems, typed: { form: kept.form, values: kept.values } } : { typed: { form: '', values: {} } }),
     });

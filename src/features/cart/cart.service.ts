@@ -7,8 +7,17 @@ import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
 import type { CartItemDto } from './cart.dto.ts';
 import { addToLine, addToLineCapped, addToOwnedLine, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
-import { lineLimit } from '../catalog/per-title-limit.ts';
-import { buyAgainLine, decideQuantity, refusalMessage, type QuantityDecision, type Shortfall } from './cart.rules.ts';
+import { offerFor } from '../catalog/preorder.rules.ts';
+import {
+  buyAgainLine,
+  decideQuantity,
+  refusalMessage,
+  supplyLimit,
+  supplyOf,
+  type QuantityDecision,
+  type Shortfall,
+  type Supply,
+} from './cart.rules.ts';
 
 /** Whose cart: a signed-in user's, or the visitor cart whose id the session holds. */
 export interface CartOwner {
@@ -26,7 +35,16 @@ export interface CartChange {
 
 type Trx = Knex | Knex.Transaction;
 
-export function createCartService(db: Db) {
+/**
+ * `shopDay`: the shop's calendar day (services.ts), which decides whether a title's line is a
+ * pre-order's, drawing on its pre-order copies, or an ordinary one, drawing on its stock.
+ */
+export function createCartService(db: Db, shopDay: () => string) {
+  /** What a line of the book may draw on today. */
+  function supplyFor(book: Book): Supply {
+    return supplyOf(offerFor(toBookDto(book), shopDay()));
+  }
+
   async function findCartId(trx: Trx, { userId, cartId, visitorKey }: CartOwner): Promise<number | undefined> {
     if (userId) return (await Cart.query(trx).findOne({ userId }))?.id;
     const byId = cartId ? await Cart.query(trx).findById(cartId).whereNull('userId') : undefined;
@@ -67,9 +85,12 @@ export function createCartService(db: Db) {
         'cart_items.id as lineId',
         'cart_items.quantity as lineQuantity',
       );
+    const today = shopDay();
     return rows.map(({ lineId, lineQuantity, ...book }) => {
-      const row = Book.fromDatabaseJson(book);
-      return { id: lineId, bookId: row.id, quantity: lineQuantity, book: toBookDto(row) };
+      const dto = toBookDto(Book.fromDatabaseJson(book));
+      const offer = offerFor(dto, today).kind;
+      const preorder = offer === 'preorder' || offer === 'preorders-full';
+      return { id: lineId, bookId: dto.id, quantity: lineQuantity, book: dto, preorder, outOn: preorder ? dto.publishedOn : null };
     });
   }
 
@@ -84,8 +105,8 @@ export function createCartService(db: Db) {
   }
 
   // A refused addition is told the limit as it stands: what decideQuantity says of any line past it.
-  function refuseAtLimit(book: Book): never {
-    const decision = decideQuantity(lineLimit(book.inStock) + 1, book.inStock);
+  function refuseAtLimit(book: Book, supply: Supply): never {
+    const decision = decideQuantity(supplyLimit(supply) + 1, supply);
     throw new Conflict(decision.kind === 'refuse' ? refusalMessage(decision, book.title) : 'That many copies cannot be added.');
   }
 
@@ -105,12 +126,12 @@ export function createCartService(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    /** Adds copies to a line; the line must not pass the copies in stock or the per-title cap. */
+    /** Adds copies to a line; the line must not pass the copies it may draw on (stock, or pre-order copies) or the per-title cap. */
     async addItem(owner: CartOwner, bookId: number, quantity: number): Promise<CartChange & { book: BookDto }> {
       // The usual case, a cart the session knows and a book with copies to spare, in two or three
       // round trips; anything else (a first cart, a refusal and its reason) takes the long way.
       const owned = ownedCart(owner);
-      if (owned && (await addToOwnedLine(db, owned, bookId, quantity))) {
+      if (owned && (await addToOwnedLine(db, owned, bookId, quantity, shopDay()))) {
         const items = await itemsOf(db, owned);
         const line = items.find((item) => item.bookId === bookId);
         const cartId = 'visitorCartId' in owned ? owned.visitorCartId : await findCartId(db, owner);
@@ -120,7 +141,8 @@ export function createCartService(db: Db) {
       const book = await loadBook(db, bookId);
       const cartId = await ensureCartId(owner);
       // One atomic statement adds the copies or refuses them; no first look, which a race could outdate.
-      if (!(await addToLine(db, cartId, bookId, quantity, lineLimit(book.inStock)))) refuseAtLimit(book);
+      const supply = supplyFor(book);
+      if (!(await addToLine(db, cartId, bookId, quantity, supplyLimit(supply)))) refuseAtLimit(book, supply);
       return { cartId, items: await itemsOf(db, cartId), book: toBookDto(book) };
     },
 
@@ -132,7 +154,7 @@ export function createCartService(db: Db) {
       // Any book, so one taken off sale can still be taken out of the cart (never added to).
       const book = await Book.query(db).findById(bookId);
       if (!book) throw new NotFound('Book not found');
-      const decision = decideQuantity(quantity, book.inStock);
+      const decision = decideQuantity(quantity, supplyFor(book));
       if (decision.kind !== 'remove' && book.hidden) throw new NotFound('Book not found');
       if (decision.kind === 'remove') {
         if (!(await CartItem.query(db).delete().where({ cartId, bookId }))) throw notInCart;
@@ -184,8 +206,9 @@ export function createCartService(db: Db) {
       for (const line of lines) {
         const book = await Book.onSale(db).findById(line.bookId);
         const inCart = (await CartItem.query(db).findOne({ cartId, bookId: line.bookId }))?.quantity ?? 0;
-        const { add, shortfall } = buyAgainLine(book, line.title, line.quantity, inCart);
-        if (book && add > 0) await addToLineCapped(db, cartId, book.id, add, lineLimit(book.inStock));
+        const supply = book && supplyFor(book);
+        const { add, shortfall } = buyAgainLine(book && supply && { title: book.title, supply }, line.title, line.quantity, inCart);
+        if (book && supply && add > 0) await addToLineCapped(db, cartId, book.id, add, supplyLimit(supply));
         if (shortfall) shortfalls.push(shortfall);
       }
       return { cartId, shortfalls };
@@ -204,7 +227,7 @@ export function createCartService(db: Db) {
         // Deleting the visitor cart claims it: of two sign-ins merging it at once, one adds its books.
         if (!(await Cart.query(trx).deleteById(fromId).whereNull('userId'))) return;
         for (const line of incoming) {
-          await addToLineCapped(trx, intoId, line.bookId, line.quantity, lineLimit(line.book!.inStock));
+          await addToLineCapped(trx, intoId, line.bookId, line.quantity, supplyLimit(supplyFor(line.book!)));
         }
       });
     },

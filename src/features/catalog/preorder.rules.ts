@@ -79,6 +79,11 @@ export function outOnLabel(publishedOn: string): string {
   return `Out ${longDate(publishedOn)}`;
 }
 
+/** "Pre-order · out March 2, 2027": a pre-order's line in the cart, the drawer and the order summary. */
+export function preorderLineLabel(publishedOn: string): string {
+  return `Pre-order · out ${longDate(publishedOn)}`;
+}
+
 /** Beside the Pre-order button when few of the first print run's copies are left; null while plenty are. */
 export function preorderCopiesNote(offer: Offer, few = FEW_PREORDER_COPIES): string | null {
   if (offer.kind !== 'preorder' || offer.copies > few) return null;

@@ -64,7 +64,8 @@ describe('the cart API', () => {
     const [added] = (await send('post', '/api/cart', { bookId: 1 }).expect(201)).body;
     const [listed] = await cart();
     for (const line of [added, listed, (await send('delete', '/api/cart/2').expect(200)).body[0]]) {
-      expect(Object.keys(line).sort()).toEqual(['book', 'bookId', 'id', 'quantity']);
+      expect(Object.keys(line).sort()).toEqual(['book', 'bookId', 'id', 'outOn', 'preorder', 'quantity']);
+      expect(line).toMatchObject({ preorder: false, outOn: null });
       expect(line.book).toEqual(record);
     }
   });
@@ -191,7 +192,7 @@ describe('merging a visitor cart into an account', () => {
 
   it("changes a signed-in parent's own cart, and never an account's cart through a visitor's cart id", async () => {
     const userId = await userWithCart([[2, 1]]);
-    const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db);
+    const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db, shop.services.shopDay);
     const accountCart = await shop.db('carts').where({ user_id: userId }).first();
 
     expect((await carts.addItem({ userId }, 1, 2)).items.map((l) => [l.bookId, l.quantity])).toEqual([
@@ -215,7 +216,7 @@ describe('merging a visitor cart into an account', () => {
       [3, 1],
     ]);
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();
-    const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db);
+    const carts = (await import('../../../src/features/cart/cart.service.ts')).createCartService(shop.db, shop.services.shopDay);
 
     await carts.mergeIntoAccount(visitorCart.id, userId);
 

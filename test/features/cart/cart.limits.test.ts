@@ -47,7 +47,7 @@ describe('the per-title limit', () => {
     await agent.post('/api/cart').set('x-csrf-token', token).send({ bookId: 1, quantity: 40 }).expect(201);
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();
     const [id] = await shop.db('users').insert({ email: `cap${Date.now()}@example.com`, password_hash: 'x', first_name: 'C' });
-    const carts = createCartService(shop.db);
+    const carts = createCartService(shop.db, shop.services.shopDay);
     await carts.addItem({ userId: Number(id) }, 1, 30);
     await carts.mergeIntoAccount(visitorCart.id, Number(id));
     expect((await carts.getItems({ userId: Number(id) })).map((l) => l.quantity)).toEqual([50]);

@@ -82,7 +82,7 @@ describe('concurrent cart changes', () => {
   it('makes one cart for an account whose first additions arrive together', async () => {
     const [id] = await shop.db('users').insert({ email: `race${Date.now()}@example.com`, password_hash: 'x', first_name: 'R' });
     const userId = Number(id);
-    const carts = createCartService(shop.db);
+    const carts = createCartService(shop.db, shop.services.shopDay);
     const answers = await Promise.allSettled(Array.from({ length: 10 }, () => carts.addItem({ userId }, 1, 1)));
     expect(answers.filter((a) => a.status === 'rejected')).toEqual([]);
     expect(await shop.db('carts').where({ user_id: userId })).toHaveLength(1);
@@ -95,7 +95,7 @@ describe('concurrent cart changes', () => {
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();
     const [id] = await shop.db('users').insert({ email: `merge${Date.now()}@example.com`, password_hash: 'x', first_name: 'M' });
     const userId = Number(id);
-    const carts = createCartService(shop.db);
+    const carts = createCartService(shop.db, shop.services.shopDay);
     await Promise.all([
       carts.mergeIntoAccount(visitorCart.id, userId),
       carts.mergeIntoAccount(visitorCart.id, userId),
