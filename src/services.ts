@@ -108,7 +108,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     preorderCancel,
     numbers: createNumbers(db),
     exports: createExports(db),
-    bookAdmin: createBookAdmin(db, backInStock),
+    bookAdmin: createBookAdmin(db, backInStock, shopDay),
     covers: createCovers({ db, uploadsDir: config.uploadsDir }),
     discountAdmin: createDiscountAdmin(db),
   };

@@ -1,14 +1,16 @@
 import { toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
+import { dtoFields, type BookDtoFields } from './book-fields.ts';
 import { coverImage, type CoverImage } from './cover.ts';
 import { copiesForSale, preorderCopiesLeft } from './preorder.rules.ts';
 
-/** One shape for a book, used by the pages, the islands and the API (docs/architecture.md, "What the API answers"). */
-export interface BookDto {
+/**
+ * One shape for a book, used by the pages, the islands and the API (docs/architecture.md, "What the
+ * API answers"). Its plain fields (title, author, publishedOn, takesPreorders...) are those
+ * book-fields.ts marks for it, as stored; the rest are worked out here.
+ */
+export interface BookDto extends BookDtoFields {
   id: number;
-  title: string;
-  author: string;
-  description: string;
   price: string;
   priceCents: number;
   imageUrl: string | null;
@@ -16,40 +18,21 @@ export interface BookDto {
   cover: CoverImage;
   /** Copies for an ordinary sale: the shelf less what is held and what pre-orders are still owed. */
   inStock: number;
-  /** The operator takes pre-orders while the title is forthcoming (preorder.rules.ts, offerFor). */
-  takesPreorders: boolean;
   /** Pre-order copies left under the title's limit; null: no limit. */
   preorderCopiesLeft: number | null;
-  amazonUrl: string | null;
-  amazonKindleUrl: string | null;
-  ageRange: string;
-  pages: number | null;
-  publishedOn: string;
-  isbn: string | null;
-  publisher: string;
 }
 
-export const COMING_SOON = '#coming-soon';
+export { COMING_SOON } from './book-field-rules.ts';
 
 export function toBookDto(book: Book): BookDto {
   return {
+    ...dtoFields(book),
     id: book.id,
-    title: book.title,
-    author: book.author,
-    description: book.description,
     price: toDecimal(book.price),
     priceCents: book.price,
     imageUrl: book.imageUrl,
     cover: coverImage(book),
     inStock: copiesForSale(book),
-    takesPreorders: Boolean(book.takesPreorders),
     preorderCopiesLeft: preorderCopiesLeft(book),
-    amazonUrl: book.amazonUrl,
-    amazonKindleUrl: book.amazonKindleUrl,
-    ageRange: book.ageRange,
-    pages: book.pages,
-    publishedOn: book.publishedOn,
-    isbn: book.isbn ?? null,
-    publisher: book.publisher ?? 'Little Lantern Books',
   };
 }

@@ -8,6 +8,7 @@ import { bodyFields } from '../../../web/validate.ts';
 import { queryWithFallback } from '../../../web/query-fallback.ts';
 import { bookId } from '../../catalog/catalog.schemas.ts';
 import { bookForm, bookListQuery, stockInput } from './books.schemas.ts';
+import { BOOK_FIELDS, bookFormRows } from '../../catalog/book-fields.ts';
 import { STATUS_LABELS, type BookAdmin } from './books.service.ts';
 import { operatorId, operatorPages } from '../access/operator-access.ts';
 import { pageHref } from '../../../lib/paging.ts';
@@ -146,6 +147,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
       title,
       book,
       values: displayValues(values),
+      rows: bookFormRows(book),
       ...(shown ? { problems: shown } : {}),
       statusLabels: STATUS_LABELS,
     });
@@ -161,22 +163,7 @@ export function booksPages(books: BookAdmin, db: Db): Router {
 }
 
 /** The book form's inputs (views/admin/_field.eta names them book-<field>), in the form's order. */
-const BOOK_FIELD_IDS = Object.fromEntries(
-  [
-    'title',
-    'author',
-    'description',
-    'price',
-    'stock',
-    'isbn',
-    'ageRange',
-    'publishedOn',
-    'pages',
-    'publisher',
-    'amazonUrl',
-    'amazonKindleUrl',
-  ].map((field) => [field, `book-${field}`]),
-);
+const BOOK_FIELD_IDS = Object.fromEntries(BOOK_FIELDS.map((f) => [f.name, `book-${f.name}`]));
 
 /** Typed values (cents, numbers) shown back in the form as the operator would type them. */
 function displayValues(values: Record<string, unknown>): Record<string, string> {

@@ -6,17 +6,26 @@ import { Book } from '../../../models/Book.ts';
 import { BadRequest, NotFound } from '../../../web/errors.ts';
 import { bumpCatalogueVersion } from '../../catalog/catalogue-version.ts';
 import { writeAudit } from '../../../models/AuditEntry.ts';
-import type { BookInput } from './books.schemas.ts';
+import type { BookField, BookInput } from './books.schemas.ts';
+import { BOOK_FIELDS } from '../../catalog/book-fields.ts';
+import { isForthcoming } from '../../catalog/preorder.rules.ts';
+import { preorderProblem } from './preorder-settings.ts';
 import { PAGE_SIZE, pageWindow, type Page } from '../../../lib/paging.ts';
 import { heldCopies, setShelfStock } from './shelf-stock.ts';
 import type { Restocking } from '../../back-in-stock/back-in-stock.service.ts';
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 
 // The back office's books: the list (all of them, hidden ones too), adding, editing, and taking
 // a book off sale. Nothing is ever deleted: order lines point at their books.
 
-export type BookStatus = 'on-sale' | 'coming-soon' | 'hidden';
-export const STATUS_LABELS: Record<BookStatus, string> = { 'on-sale': 'On sale', 'coming-soon': 'Coming soon', hidden: 'Hidden' };
+export type BookStatus = 'on-sale' | 'pre-order' | 'coming-soon' | 'hidden';
+export const STATUS_LABELS: Record<BookStatus, string> = {
+  'on-sale': 'On sale',
+  'pre-order': 'Taking pre-orders',
+  'coming-soon': 'Coming soon',
+  hidden: 'Hidden',
+};
 
 export interface BookRow {
   id: number;
@@ -34,30 +43,23 @@ export interface BookRow {
 
 export const duplicateIsbn = 'Another book already has this ISBN.';
 
-/** A form value refused by the database (a unique key): shown beside its field. */
-function fieldError(field: string, message: string): BadRequest {
+/** A form value refused by the database (a unique key) or by a rule of the stored book: shown beside its field. */
+function fieldError(field: BookField, message: string): BadRequest {
   return new BadRequest(message, { field });
 }
 
-export function statusOf(book: Pick<Book, 'hidden' | 'inStock'>): BookStatus {
+/** What shoppers see of the book on `today`, the shop's day: a forthcoming title taking pre-orders says so first. */
+export function statusOf(book: Pick<Book, 'hidden' | 'inStock' | 'takesPreorders' | 'publishedOn'>, today: string): BookStatus {
   if (book.hidden) return 'hidden';
+  if (book.takesPreorders && isForthcoming(book.publishedOn, today)) return 'pre-order';
   return book.inStock > 0 ? 'on-sale' : 'coming-soon';
 }
 
-function columns(input: BookInput) {
-  return {
-    title: input.title,
-    author: input.author,
-    description: input.description,
-    price: input.price,
-    publishedOn: input.publishedOn,
-    publisher: input.publisher,
-    isbn: input.isbn ?? null,
-    ageRange: input.ageRange,
-    pages: input.pages ?? null,
-    amazonUrl: input.amazonUrl ?? null,
-    amazonKindleUrl: input.amazonKindleUrl ?? null,
-  };
+const SAVED_TOGETHER = BOOK_FIELDS.filter((f) => !('savedApart' in f && f.savedApart));
+
+/** The form's values as the book's columns, every field but the shelf count (saved by shelve). */
+function columns(input: BookInput): PartialModelObject<Book> {
+  return Object.fromEntries(SAVED_TOGETHER.map((f) => [f.name, input[f.name] ?? null]));
 }
 
 function snapshot(book: Book) {
@@ -67,23 +69,11 @@ function snapshot(book: Book) {
 
 /** A stored book as the form's typed values (stock: the available copies; the caller adds held ones). */
 function formValues(book: Book): BookInput {
-  return {
-    title: book.title,
-    author: book.author,
-    description: book.description,
-    price: book.price,
-    stock: book.inStock,
-    publishedOn: book.publishedOn,
-    publisher: book.publisher,
-    isbn: book.isbn ?? undefined,
-    ageRange: book.ageRange,
-    pages: book.pages ?? undefined,
-    amazonUrl: book.amazonUrl ?? undefined,
-    amazonKindleUrl: book.amazonKindleUrl ?? undefined,
-  };
+  return Object.fromEntries(BOOK_FIELDS.map((f) => [f.name, f.read(book) ?? undefined])) as BookInput;
 }
 
-export function createBookAdmin(db: Db, restocking: Restocking) {
+/** `shopDay`: the shop's calendar day (services.shopDay), which decides whether a title is forthcoming. */
+export function createBookAdmin(db: Db, restocking: Restocking, shopDay: () => string) {
   /** The shelf count, and the parents waiting told inside the same transaction when it brings the book back. */
   async function shelve(trx: Knex.Transaction, id: number, shelf: number, actorId: number, thenEdit?: () => Promise<void>): Promise<void> {
     const { before, after } = await setShelfStock(trx, id, shelf, actorId);
@@ -118,6 +108,7 @@ export function createBookAdmin(db: Db, restocking: Restocking) {
       const ids = books.map((b) => b.id);
       const held = await heldCopies(db, ids);
       const waiting = await restocking.waitingFor(ids);
+      const today = shopDay();
       const rows = books.map((book) => {
         const onHold = held.get(book.id) ?? 0;
         return {
@@ -129,7 +120,7 @@ export function createBookAdmin(db: Db, restocking: Restocking) {
           shelf: book.inStock + onHold,
           held: onHold,
           waiting: waiting.get(book.id) ?? 0,
-          status: statusOf(book),
+          status: statusOf(book, today),
         };
       });
       return { rows, page, pageCount, total };
@@ -156,11 +147,13 @@ export function createBookAdmin(db: Db, restocking: Restocking) {
         values: { ...values, stock: book.inStock + held },
         held,
         waiting: (await restocking.waitingFor([id])).get(id) ?? 0,
-        status: statusOf(book),
+        status: statusOf(book, shopDay()),
       };
     },
 
     async create(input: BookInput, actorId: number): Promise<number> {
+      const problem = preorderProblem(input, null, shopDay());
+      if (problem) throw fieldError(problem.field, problem.message);
       return saving(() =>
         db.transaction(async (trx) => {
           const book = await Book.query(trx).insertAndFetch({ ...columns(input), inStock: input.stock, hidden: false });
@@ -182,11 +175,15 @@ export function createBookAdmin(db: Db, restocking: Restocking) {
       await saving(() =>
         db.transaction(async (trx) => {
           await shelve(trx, id, input.stock, actorId, async () => {
+            // Locked by shelve: the copies pre-ordered cannot grow past a new limit while it is checked.
             const book = (await Book.query(trx).findById(id))!;
+            const problem = preorderProblem(input, book, shopDay());
+            if (problem) throw fieldError(problem.field, problem.message);
             await Book.query(trx).findById(id).patch(columns(input));
             const after = (await Book.query(trx).findById(id))!;
             await writeAudit(trx, { actorId, action: 'book.edited', bookId: id, before: snapshot(book), after: snapshot(after) });
             await bumpCatalogueVersion(trx);
+            // A moved publication date is told to every parent whose paid pre-order waits for the title.
           });
         }),
       );

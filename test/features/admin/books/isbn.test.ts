@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseIsbn13 } from '../../../../src/features/admin/books/isbn.ts';
+import { normaliseIsbn13 } from '../../../../src/features/catalog/isbn.ts';
 
 describe('normaliseIsbn13', () => {
   it('accepts a valid ISBN-13 with hyphens, spaces or neither, as its 13 digits', () => {
