@@ -30,6 +30,7 @@ import type { Mailer } from './features/mail/mailer.ts';
 import { createShopNotifications } from './features/mail/shop-notifications.ts';
 import { createOrdersService } from './features/orders/orders.service.ts';
 import { createPreorderCancel } from './features/orders/preorder-cancel.ts';
+import { createPreorderNotices } from './features/orders/preorder-notices.ts';
 import type { PaymentProvider } from './features/payments/provider.ts';
 
 export interface ServiceDeps {
@@ -70,6 +71,11 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     secret: config.SESSION_SECRET,
     publicUrl: config.publicUrl,
   });
+  const preorderNotices = createPreorderNotices({
+    mailer,
+    cancelLink: (link) => preorderCancel.linkFor(link),
+    publicUrl: config.publicUrl,
+  });
   return {
     /** The shared limits, for the plumbing app.ts wires (new sessions per client address). */
     limits,
@@ -108,7 +114,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     preorderCancel,
     numbers: createNumbers(db),
     exports: createExports(db),
-    bookAdmin: createBookAdmin(db, backInStock, shopDay),
+    bookAdmin: createBookAdmin(db, backInStock, shopDay, preorderNotices),
     covers: createCovers({ db, uploadsDir: config.uploadsDir }),
     discountAdmin: createDiscountAdmin(db),
   };

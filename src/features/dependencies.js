@@ -24,6 +24,7 @@ export const FEATURE_DEPENDENCIES = {
   },
   'admin/books': {
     'admin/access': 'its pages are for operators past the second factor',
+    orders: 'moving a publication date emails the parents whose pre-orders wait for the title',
     'admin/settings': 'the low-stock view reads the threshold an operator set',
     'back-in-stock': 'restocking a book mails the parents waiting for it',
     catalog: 'it edits the books the catalogue shows, and tells the page cache',

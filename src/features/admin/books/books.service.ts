@@ -13,6 +13,7 @@ import { preorderProblem } from './preorder-settings.ts';
 import { PAGE_SIZE, pageWindow, type Page } from '../../../lib/paging.ts';
 import { heldCopies, setShelfStock } from './shelf-stock.ts';
 import type { Restocking } from '../../back-in-stock/back-in-stock.service.ts';
+import type { PublicationMoves } from '../../orders/preorder-notices.ts';
 import type { Knex } from 'knex';
 import type { PartialModelObject } from 'objection';
 
@@ -73,7 +74,7 @@ function formValues(book: Book): BookInput {
 }
 
 /** `shopDay`: the shop's calendar day (services.shopDay), which decides whether a title is forthcoming. */
-export function createBookAdmin(db: Db, restocking: Restocking, shopDay: () => string) {
+export function createBookAdmin(db: Db, restocking: Restocking, shopDay: () => string, preorderNotices: PublicationMoves) {
   /** The shelf count, and the parents waiting told inside the same transaction when it brings the book back. */
   async function shelve(trx: Knex.Transaction, id: number, shelf: number, actorId: number, thenEdit?: () => Promise<void>): Promise<void> {
     const { before, after } = await setShelfStock(trx, id, shelf, actorId);
@@ -184,6 +185,7 @@ export function createBookAdmin(db: Db, restocking: Restocking, shopDay: () => s
             await writeAudit(trx, { actorId, action: 'book.edited', bookId: id, before: snapshot(book), after: snapshot(after) });
             await bumpCatalogueVersion(trx);
             // A moved publication date is told to every parent whose paid pre-order waits for the title.
+            await preorderNotices.publicationMoved(trx, { bookId: id, from: book.publishedOn, to: after.publishedOn });
           });
         }),
       );
