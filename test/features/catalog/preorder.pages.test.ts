@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { buildTestShop, csrfTokenFor, formToken, type TestShop } from '../../helpers/app.ts';
 import { bumpCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 
 // A forthcoming title on its page, on its card, in the catalogue's Coming soon choice and in
@@ -110,6 +110,44 @@ describe('the book page of a forthcoming title', () => {
     expect(badge(html)).toEqual(['badge-in-stock', 'In Stock']);
     expect(addForm(html)).toMatch(/<button type="submit">Add to Cart<\/button>/);
     expect(menu(html)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('pressing Pre-order', () => {
+  it('on the card without JavaScript: the form as sent puts one copy in the cart as a pre-order and comes back', async () => {
+    const { id } = await makeTitle(9, { preorderLimit: null });
+    const agent = shop.browser();
+    const html = card((await agent.get('/books').expect(200)).text, id);
+    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+    expect(fields).toEqual({ _csrf: '', bookId: String(id), quantity: '1', returnTo: '/books' });
+    const res = await agent.post('/cart').type('form').send(fields).expect(303);
+    expect(res.headers.location).toBe('/books');
+    const cart = (await agent.get('/cart').expect(200)).text;
+    expect(cart).toContain(`href="/books/${id}"`);
+    expect(cart).toContain('Pre-order · out March 2, 2027');
+  });
+
+  it('on the book page without JavaScript: the chosen quantity goes in the cart', async () => {
+    const { id } = await makeTitle(9, { preorderLimit: 10 });
+    const agent = shop.browser();
+    const html = (await agent.get(`/books/${id}`).expect(200)).text;
+    await agent
+      .post('/cart')
+      .type('form')
+      .send({ _csrf: formToken(addForm(html)), bookId: String(id), quantity: '3' })
+      .expect(303);
+    const token = await csrfTokenFor(agent);
+    const lines = (await agent.get('/api/cart').set('x-csrf-token', token).expect(200)).body as Array<{ bookId: number; quantity: number }>;
+    expect(lines.find((line) => line.bookId === id)?.quantity).toBe(3);
+  });
+
+  it('with JavaScript: the islands add it through the cart API as they add any book', async () => {
+    const { id } = await makeTitle(9, { preorderLimit: 10 });
+    const agent = shop.browser();
+    const token = await csrfTokenFor(agent);
+    await agent.post('/api/cart').set('x-csrf-token', token).send({ bookId: id, quantity: 2 }).expect(201);
+    const lines = (await agent.get('/api/cart').expect(200)).body as Array<{ bookId: number; quantity: number }>;
+    expect(lines.find((line) => line.bookId === id)?.quantity).toBe(2);
   });
 });
 
