@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayStatus } from '../../../src/features/orders/order-status.ts';
+import { displayStatus, statusLabel } from '../../../src/features/orders/order-status.ts';
+import { parentCancelRefusal } from '../../../src/features/orders/preorder-cancel.rules.ts';
 import { assertTransition } from '../../../src/features/orders/order-transitions.ts';
 import { trackingUrl } from '../../../src/features/orders/carriers.ts';
 
@@ -44,5 +45,26 @@ describe('trackingUrl', () => {
     expect(trackingUrl('DHL', '55')).toContain('tracking-id=55');
     expect(trackingUrl('Other', 'X1')).toBeNull();
     expect(trackingUrl(null, null)).toBeNull();
+  });
+});
+
+describe('statusLabel', () => {
+  it('spells a paid pre-order "Pre-ordered", and the rest from their words', () => {
+    expect(statusLabel('preordered')).toBe('Pre-ordered');
+    expect(statusLabel('requires_payment_method')).toBe('Requires payment method');
+    expect(statusLabel('succeeded')).toBe('Succeeded');
+  });
+});
+
+describe('a parent’s cancel', () => {
+  it('is open to a pre-order alone, and says why not to any other order', () => {
+    expect(parentCancelRefusal('preordered')).toBeNull();
+    expect(parentCancelRefusal('succeeded')).toBe(
+      'This order has already been packed for shipping, so it can no longer be canceled here. Please contact us.',
+    );
+    expect(parentCancelRefusal('shipped')).toContain('already shipped');
+    expect(parentCancelRefusal('delivered')).toContain('already been delivered');
+    expect(parentCancelRefusal('canceled')).toBe('This order has already been canceled.');
+    expect(parentCancelRefusal('processing')).toContain('not a pre-order');
   });
 });

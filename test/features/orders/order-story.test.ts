@@ -37,6 +37,14 @@ describe('orderStory', () => {
     expect(story.sentences.join(' ')).not.toMatch(/ship within|Thank you/);
   });
 
+  it('tells a paid pre-order the day it ships, and that it may be canceled until then', () => {
+    const story = orderStory({ id: 7, status: 'preordered', shipsOn: '2027-03-02' });
+    expect(story).toMatchObject({ heading: 'Pre-order Confirmed!', icon: 'clock', tone: 'blue' });
+    expect(story.sentences[0]).toBe('Pre-ordered: we will send it as soon as it is out on March 2, 2027.');
+    expect(story.sentences.join(' ')).toContain('cancel it from your dashboard');
+    expect(story.sentences.join(' ')).not.toContain('ship within 1-2 business days');
+  });
+
   it('never calls an order confirmed while its payment is not done', () => {
     for (const status of ['processing', 'requires_action', 'requires_payment_method', 'failed', 'pending']) {
       expect(orderStory({ id: 7, status }).heading, status).not.toBe('Order Confirmed!');

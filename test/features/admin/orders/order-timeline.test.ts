@@ -28,4 +28,27 @@ describe('the order timeline', () => {
       who: 'Olive Page',
     });
   });
+
+  it("says a parent's cancel of their own pre-order was theirs, and that its copies went back to the pre-orders", () => {
+    const entry = (after: object) =>
+      orderTimeline(
+        {
+          order: { createdAt: at, totalAmount: 1299, stripePaymentIntentId: 'pi_1' },
+          customerName: 'Amara Osei',
+          emails: [],
+          audit: [{ id: 1, action: 'canceled', afterJson: JSON.stringify(after), createdAt: at, actorName: 'Amara Osei' }],
+        },
+        (d) => d.toISOString(),
+      )[1];
+    const refund = { amount: '12.99', reason: 'Order canceled' };
+    expect(entry({ refund, by: 'parent', restocked: [], unpromised: [{ bookId: 3, quantity: 1 }] })).toMatchObject({
+      title: 'Pre-order canceled by the parent, refunded $12.99',
+      detail: 'Pre-ordered copies given back',
+      who: 'Amara Osei',
+    });
+    expect(entry({ refund, by: 'operator', restocked: [{ bookId: 3, quantity: 1 }], unpromised: [] })).toMatchObject({
+      title: 'Canceled and refunded $12.99',
+      detail: 'Stock returned',
+    });
+  });
 });
