@@ -99,6 +99,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     contact: createContactService({
       db,
       mailer,
+      shopDay,
       limits,
       notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
     }),

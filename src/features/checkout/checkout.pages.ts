@@ -2,7 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import { formatUsd } from '../../lib/money.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import { cartOwner } from '../cart/cart.owner.ts';
-import { cartTotalCents } from '../cart/cart.rules.ts';
+import { cartTotalCents, shipsTogetherNote } from '../cart/cart.rules.ts';
+import { preorderLineLabel } from '../catalog/preorder.rules.ts';
 import type { CartService } from '../cart/cart.service.ts';
 import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
 import { orderStory } from '../orders/order-story.ts';
@@ -161,6 +162,9 @@ export function checkoutPages(deps: {
       items,
       subtotal: formatUsd(subtotal),
       formatUsd,
+      preorderLineLabel,
+      // Said before payment, on the summary and above the card: a pre-order ships with everything else once the last book is out.
+      shipsTogether: shipsTogetherNote(items),
       discount: applied.code
         ? { code: applied.code.code, amount: formatUsd(discount), freeShipping: applied.code.offer.kind === 'free_shipping' }
         : null,

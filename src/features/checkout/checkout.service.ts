@@ -32,6 +32,8 @@ export const CHECKOUT_MESSAGES = {
   notPaid: 'This payment has not gone through yet.',
   amountMismatch: 'This payment does not match the order. Please contact support.',
   soldOut: (title: string) => `Sorry, "${title}" has just sold out. Please update your cart and try again.`,
+  preordersGone: (title: string) =>
+    `Sorry, every pre-order copy of "${title}" has just been taken. Please update your cart and try again.`,
   tooManyOfTitle: (title: string) =>
     `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
   tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
@@ -39,6 +41,8 @@ export const CHECKOUT_MESSAGES = {
   busy: 'Many parents are paying right now. Please wait a moment and try again.',
   refunded: (title: string) =>
     `We're sorry: "${title}" sold out before your payment completed. Your payment has been refunded in full; it may take 5-10 business days to appear.`,
+  preorderRefunded: (title: string) =>
+    `We're sorry: every pre-order copy of "${title}" was taken before your payment completed. Your payment has been refunded in full; it may take 5-10 business days to appear.`,
 };
 
 export interface PaymentStart {
@@ -48,11 +52,15 @@ export interface PaymentStart {
   amount: number;
 }
 
-/** The checkout needs what completing an order needs, and nothing more. */
-export type CheckoutDeps = CompletionDeps;
+/** The checkout needs what completing an order needs, and the shop's day, which decides what a line holds. */
+export type CheckoutDeps = CompletionDeps & {
+  /** The shop's calendar day (services.ts): a title takes pre-orders until it reaches the publication date. */
+  shopDay: () => string;
+};
 
-export function createCheckoutService({ db, carts, payments, mailer, log, publicUrl, notifyEmail }: CheckoutDeps) {
-  const completion = createOrderCompletion({ db, carts, payments, mailer, log, publicUrl, notifyEmail });
+export function createCheckoutService(deps: CheckoutDeps) {
+  const { db, carts, payments, log, shopDay } = deps;
+  const completion = createOrderCompletion(deps);
 
   async function paymentCustomer(userId: number): Promise<string> {
     const user = await User.query(db).findById(userId);
@@ -186,7 +194,7 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
           clientKey,
           createdAt: new Date(),
         };
-        replaced = await saleTransaction(db, (trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code }));
+        replaced = await saleTransaction(db, (trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code, today: shopDay() }));
       } catch (err) {
         await cancelQuietly(payments, log, intent.id);
         throw startRefusal(err);
@@ -211,7 +219,8 @@ export function createCheckoutService({ db, carts, payments, mailer, log, public
       if (intent.status !== 'succeeded') throw new Conflict(CHECKOUT_MESSAGES.notPaid);
       if (!paidInFull(intent, checkout)) throw new Conflict(CHECKOUT_MESSAGES.amountMismatch);
       const settled = await completion.settle(checkout);
-      if (settled.kind === 'refunded') throw new Conflict(CHECKOUT_MESSAGES.refunded(settled.title));
+      if (settled.kind === 'refunded')
+        throw new Conflict((settled.preorder ? CHECKOUT_MESSAGES.preorderRefunded : CHECKOUT_MESSAGES.refunded)(settled.title));
       return toOrderDto(settled.order);
     },
 
@@ -318,7 +327,7 @@ type NewCheckout = Partial<Checkout> & Pick<Checkout, 'paymentIntentId' | 'userI
  */
 async function holdForPayment(
   trx: Knex.Transaction,
-  { checkout, lines, code }: { checkout: NewCheckout; lines: CheckoutLine[]; code: AppliedCode | undefined },
+  { checkout, lines, code, today }: { checkout: NewCheckout; lines: CheckoutLine[]; code: AppliedCode | undefined; today: string },
 ): Promise<string[]> {
   const { userId, clientKey } = checkout;
   await lockForSale(trx, { userId, addressKey: clientKey ?? undefined });
@@ -334,7 +343,7 @@ async function holdForPayment(
   const replaced: string[] = [];
   for (const old of earlier) if (await endCheckout(trx, old, 'canceled')) replaced.push(old.paymentIntentId);
   if (code && !(await reserveUse(trx, code.id))) throw new CodeUsedUp();
-  await takeHolds(trx, checkout.paymentIntentId, lines);
+  await takeHolds(trx, checkout.paymentIntentId, lines, today);
   return replaced;
 }
 
@@ -364,7 +373,7 @@ function asConflict(err: unknown): never {
 
 /** What a parent is told when their payment could not start: always a reason, never a fault. */
 function startRefusal(err: unknown): unknown {
-  if (err instanceof SoldOut) return new Conflict(CHECKOUT_MESSAGES.soldOut(err.title));
+  if (err instanceof SoldOut) return new Conflict((err.preorder ? CHECKOUT_MESSAGES.preordersGone : CHECKOUT_MESSAGES.soldOut)(err.title));
   if (err instanceof CodeUsedUp) return new Conflict(DISCOUNT_MESSAGES.usedUp);
   if (isLockConflict(err)) return new TooManyRequests(CHECKOUT_MESSAGES.busy);
   return err;

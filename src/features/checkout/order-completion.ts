@@ -3,6 +3,7 @@ import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
 import { toDecimal } from '../../lib/money.ts';
 import { orderStory } from '../orders/order-story.ts';
+import { shipsOnIn } from '../orders/preorder-facts.ts';
 import { Checkout } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { OrderItem } from '../../models/OrderItem.ts';
@@ -23,7 +24,8 @@ import { lockForSale, saleTransaction } from './lock-order.ts';
 // order (lock-order.ts; SQLite runs one writer at a time): only the holder may sell the held
 // copies, and a refund is decided only when, under that lock, the copies are certainly gone.
 
-export type Settlement = { kind: 'order'; order: Order } | { kind: 'refunded'; title: string };
+/** `preorder`: the title that could not be filled ran out of pre-order copies, not stock. */
+export type Settlement = { kind: 'order'; order: Order } | { kind: 'refunded'; title: string; preorder: boolean };
 
 export interface CompletionDeps {
   db: Db;
@@ -80,9 +82,11 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     const lines = checkout.parsedLines();
     await sellHeldCopies(trx, checkout.paymentIntentId, lines);
     const amounts = decimalTotals(checkout);
+    // A pre-order is paid now and waits for its titles; the release on publication day sets its delivery date.
+    const preordered = lines.some((line) => line.preorder);
     const order = await Order.query(trx).insert({
       userId: checkout.userId,
-      status: 'succeeded',
+      status: preordered ? 'preordered' : 'succeeded',
       subtotal: checkout.subtotal,
       discountCode: checkout.discountCode,
       discount: checkout.discount,
@@ -97,7 +101,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       zipCode: checkout.zipCode,
       giftNote: checkout.giftNote,
       giftRecipient: checkout.giftRecipient,
-      estimatedDelivery: estimatedDelivery(new Date()),
+      estimatedDelivery: preordered ? null : estimatedDelivery(new Date()),
     });
     for (const line of lines) {
       await OrderItem.query(trx).insert({
@@ -106,8 +110,10 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         title: line.title,
         quantity: line.quantity,
         price: line.priceCents,
+        preorder: Boolean(line.preorder),
       });
     }
+    const shipsOn = preordered ? await shipsOnIn(trx, order.id) : null;
     await confirmUse(trx, checkout);
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
     await carts.clear({ userId: checkout.userId }, trx);
@@ -130,7 +136,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
         giftNote: checkout.giftNote,
         giftRecipient: checkout.giftRecipient,
         orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
-        story: orderStory({ id: order.id, status: 'succeeded', estimatedDelivery: order.estimatedDelivery }),
+        story: orderStory({ id: order.id, status: order.status, estimatedDelivery: order.estimatedDelivery, shipsOn }),
       },
       dedupeKey: `order-confirmation:${order.id}`,
       orderId: order.id,
@@ -142,6 +148,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
       total: amounts.total,
       address: { shippingAddress: checkout.shippingAddress, city: checkout.city, state: checkout.state, zipCode: checkout.zipCode },
       gift: Boolean(checkout.giftNote || checkout.giftRecipient),
+      preorderShipsOn: shipsOn,
     });
     return order.id;
   }
@@ -151,7 +158,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
    * an idempotency key, so a retry (another door, the sweep) never refunds twice; whoever
    * moves the checkout from refunding to refunded tells the parent.
    */
-  async function refund(checkout: Checkout, title: string): Promise<void> {
+  async function refund(checkout: Checkout, title: string, preorder: boolean): Promise<void> {
     await payments.refund({ paymentIntentId: checkout.paymentIntentId, idempotencyKey: `refund-${checkout.paymentIntentId}` });
     await db.transaction(async (trx) => {
       const moved = await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunded' }).where({ status: 'refunding' });
@@ -165,7 +172,9 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
           firstName: user.firstName,
           orderId: checkout.paymentIntentId,
           total: toDecimal(checkout.total),
-          reason: `"${title}" sold out before your payment completed.`,
+          reason: preorder
+            ? `Every pre-order copy of "${title}" was taken before your payment completed.`
+            : `"${title}" sold out before your payment completed.`,
         },
         dedupeKey: `order-refunded:${checkout.paymentIntentId}`,
       });
@@ -179,8 +188,9 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     async settle(checkout: Checkout): Promise<Settlement> {
       const decision = await decide(checkout);
       if (decision.kind === 'refund') {
-        await refund(checkout, decision.title);
-        return { kind: 'refunded', title: decision.title };
+        const preorder = ranOutOfPreorders(checkout, decision.title);
+        await refund(checkout, decision.title, preorder);
+        return { kind: 'refunded', title: decision.title, preorder };
       }
       return { kind: 'order', order: (await Order.query(db).findById(decision.orderId).withGraphFetched('items.book'))! };
     },
@@ -188,6 +198,11 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
 }
 
 export type OrderCompletion = ReturnType<typeof createOrderCompletion>;
+
+/** Whether the title a paid checkout could not be filled with was one of its pre-order lines. */
+function ranOutOfPreorders(checkout: Checkout, title: string): boolean {
+  return checkout.parsedLines().some((line) => line.title === title && line.preorder);
+}
 
 /** Orders ship within 1-2 business days and arrive a few days later: five business days out. */
 export function estimatedDelivery(from: Date): string {

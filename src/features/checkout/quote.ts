@@ -38,6 +38,8 @@ export async function quoteCart(
     title: item.book.title,
     quantity: item.quantity,
     priceCents: item.book.priceCents,
+    // From what the title offers on the shop's day (the cart's line): held against its pre-order limit.
+    ...(item.preorder ? { preorder: true } : {}),
   }));
   const subtotal = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
   const state = lookupZip(shipping.zipCode)?.state ?? null;

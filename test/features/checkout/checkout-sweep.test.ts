@@ -14,12 +14,13 @@ beforeAll(async () => {
   const payments = createPaymentProvider({ config: shop.config, db: shop.db });
   checkout = createCheckoutService({
     db: shop.db,
-    carts: createCartService(shop.db),
+    carts: createCartService(shop.db, shop.services.shopDay),
     payments,
     mailer: shop.mailer,
     log: createLogger('silent'),
     publicUrl: shop.config.publicUrl,
     notifyEmail: undefined,
+    shopDay: shop.services.shopDay,
   });
 });
 afterAll(() => shop.close());

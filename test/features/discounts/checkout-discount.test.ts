@@ -196,12 +196,13 @@ describe('paying with a code', () => {
     expect(await codeRow(shop, 'LAST-ONE')).toMatchObject({ held: 1 });
     const checkout = createCheckoutService({
       db: shop.db,
-      carts: createCartService(shop.db),
+      carts: createCartService(shop.db, shop.services.shopDay),
       payments: createPaymentProvider({ config: shop.config, db: shop.db }),
       mailer: shop.mailer,
       log: createLogger('silent'),
       publicUrl: shop.config.publicUrl,
       notifyEmail: undefined,
+      shopDay: shop.services.shopDay,
     });
     await checkout.sweep(new Date(Date.now() + 21 * 60_000));
     expect(await codeRow(shop, 'LAST-ONE')).toMatchObject({ held: 0, uses: 0 });
