@@ -126,6 +126,8 @@ export interface MailData {
     adminUrl: string;
     /** The gift slip to pack with a gift (it shows no prices); null for an ordinary order. */
     giftSlipUrl: string | null;
+    /** A pre-order: the day it ships, as a long date ("March 2, 2027"); null for an order to pack now. */
+    preorderShipsOn: string | null;
   };
   'shop-new-message': {
     fromName: string;
@@ -143,8 +145,6 @@ export type MailTemplate = keyof MailData;
 // Written out so that adding a template to MailData without listing it here fails to compile.
 const TEMPLATES: { readonly [T in MailTemplate]: true } = {
   welcome: true,
-    /** A pre-order: the day it ships, as a long date ("March 2, 2027"); null for an order to pack now. */
-    preorderShipsOn: string | null;
   'temporary-password': true,
   'reset-link': true,
   'password-changed': true,

@@ -17,7 +17,8 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   'contact-received': () => 'We received your message',
   'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,
   'back-in-stock': (d) => `${d.title} is back in stock`,
-  'shop-new-order': (d) => `New ${d.preorderShipsOn ? 'pre-order' : 'order'} #${d.orderId}: ${formatUsdDecimal(d.total)} from ${d.customerName}`,
+  'shop-new-order': (d) =>
+    `New ${d.preorderShipsOn ? 'pre-order' : 'order'} #${d.orderId}: ${formatUsdDecimal(d.total)} from ${d.customerName}`,
   // URGENT leads the line so it stands out in the publisher's mail list.
   'shop-new-message': (d) => `${d.urgent ? 'URGENT: ' : ''}New message from ${d.fromName}: ${d.messageSubject}`,
 };
