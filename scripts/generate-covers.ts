@@ -3,7 +3,7 @@
 // Everything is SVG primitives: no fonts are fetched, no images are embedded, no scripts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { books, type SeedBook } from '../seeds/books.ts';
+import { seedBooks, type SeedBook } from '../seeds/books.ts';
 
 const SERIF = "Georgia, 'Times New Roman', serif";
 const ROUNDED = "'Arial Rounded MT Bold', 'Trebuchet MS', 'Segoe UI', Verdana, sans-serif";
@@ -587,6 +587,59 @@ const designs: Record<string, Design> = {
       '<path fill="#3a86ff" d="M110 360Q128 342 150 354Q158 368 142 376Q122 380 110 360Z"/><path fill="#f2a541" d="M150 356l10 4l-10 6z"/><circle cx="142" cy="360" r="3" fill="#2b1b12"/>' +
       '<g fill="none" stroke="#6b3e26" stroke-width="3" stroke-linecap="round"><path d="M530 396q6-10 0-20"/><path d="M164 340q8-6 6-18"/></g>',
   },
+
+  'the-hedgehog-who-wanted-snow': {
+    sky: ['#2f4a7a', '#9db8de'],
+    title: '#ffffff',
+    titleShadow: '#1d2f52',
+    band: '#1d2f52',
+    bandText: '#e3eefc',
+    scene: () =>
+      dots(46, 13, [20, 250, 580, 760], '#ffffff', 2, 5) +
+      '<path fill="#e8f0fb" d="M0 600Q160 540 320 590T600 570V900H0Z"/>' +
+      pine(70, 610, 150, '#2f6b5a') +
+      pine(520, 600, 180, '#2f6b5a') +
+      pine(560, 640, 120, '#3f7f6a') +
+      '<g fill="#ffffff"><path d="M40 560l30-60 30 60Z"/><path d="M490 540l30-70 30 70Z"/></g>' +
+      '<path fill="#ffffff" d="M0 680Q200 630 400 680T600 670V900H0Z"/>' +
+      `<polygon fill="#7a5236" points="${spikyArc(300, 720, 108, 88, 11, 0.2)}"/>` +
+      '<ellipse cx="300" cy="726" rx="96" ry="30" fill="#c99a6b"/>' +
+      '<path fill="#dcb68c" d="M370 676Q430 680 456 716Q430 746 370 744Z"/>' +
+      '<circle cx="458" cy="714" r="9" fill="#2b1b12"/><circle cx="404" cy="690" r="7" fill="#2b1b12"/><circle cx="406" cy="687" r="2.5" fill="#fff"/>' +
+      '<ellipse cx="398" cy="722" rx="10" ry="6" fill="#f29c9c" opacity=".7"/>' +
+      '<path fill="none" stroke="#2b1b12" stroke-width="3" stroke-linecap="round" d="M420 726q10 6 20 0"/>' +
+      '<g fill="#5a3a24"><ellipse cx="240" cy="752" rx="18" ry="9"/><ellipse cx="356" cy="752" rx="18" ry="9"/></g>' +
+      '<path fill="#c0392b" d="M330 640q36-22 70 0q-6 14-35 14q-29 0-35-14Z"/><circle cx="364" cy="624" r="10" fill="#e74c3c"/>' +
+      '<g fill="#ffffff"><circle cx="430" cy="600" r="7"/><circle cx="470" cy="640" r="5"/><circle cx="220" cy="600" r="6"/></g>' +
+      star(300, 560, 16, '#ffffff', 5),
+  },
+
+  'the-library-at-the-bottom-of-the-sea': {
+    sky: ['#0f5e7c', '#063047'],
+    title: '#ffe9a8',
+    titleShadow: '#042233',
+    band: '#042233',
+    bandText: '#bfeaf5',
+    scene: () =>
+      dots(26, 31, [30, 300, 570, 700], '#9fe0f0', 3, 8) +
+      '<g fill="#0b4a63" opacity=".6"><path d="M0 300L120 900H0Z"/><path d="M600 300L470 900H600Z"/></g>' +
+      '<path fill="#d9b779" d="M0 730Q150 700 300 725T600 715V900H0Z"/>' +
+      '<rect x="110" y="470" width="190" height="260" rx="10" fill="#7a4a2a"/>' +
+      '<g fill="#5c3620"><rect x="122" y="540" width="166" height="8"/><rect x="122" y="620" width="166" height="8"/></g>' +
+      '<g><rect x="128" y="488" width="18" height="52" fill="#e8584b"/><rect x="150" y="494" width="16" height="46" fill="#f2c14e"/><rect x="170" y="484" width="20" height="56" fill="#5bb5a2"/><rect x="194" y="492" width="14" height="48" fill="#9c7ad6"/><rect x="212" y="488" width="22" height="52" fill="#4a90d9"/>' +
+      '<rect x="128" y="568" width="20" height="52" fill="#5bb5a2"/><rect x="152" y="574" width="16" height="46" fill="#e8584b"/><rect x="172" y="566" width="18" height="54" fill="#f2c14e"/><rect x="236" y="572" width="24" height="48" fill="#9c7ad6"/>' +
+      '<rect x="132" y="648" width="22" height="52" fill="#4a90d9"/><rect x="158" y="654" width="18" height="46" fill="#f2c14e"/><rect x="200" y="646" width="16" height="54" fill="#e8584b"/></g>' +
+      '<g fill="#b05aa0"><ellipse cx="420" cy="560" rx="70" ry="64"/>' +
+      '<path d="M360 600q-40 60-10 110q10-40 30-70Z"/><path d="M390 614q-20 70 10 110q0-50 16-90Z"/><path d="M430 618q10 70 50 96q-20-44-24-96Z"/><path d="M460 600q50 40 60 100q-34-30-60-64Z"/></g>' +
+      '<circle cx="398" cy="552" r="13" fill="#fff"/><circle cx="444" cy="552" r="13" fill="#fff"/><circle cx="401" cy="555" r="6" fill="#1c1030"/><circle cx="447" cy="555" r="6" fill="#1c1030"/>' +
+      '<path fill="none" stroke="#1c1030" stroke-width="3" stroke-linecap="round" d="M408 584q14 10 28 0"/>' +
+      '<g><rect x="300" y="640" width="46" height="34" rx="3" fill="#f2c14e" transform="rotate(-12 323 657)"/><path d="M323 642v30" stroke="#b8902a" stroke-width="2" transform="rotate(-12 323 657)"/></g>' +
+      '<circle cx="500" cy="360" r="34" fill="#f5c542"/><circle cx="500" cy="360" r="22" fill="#bfe9f7" stroke="#8a6d1f" stroke-width="4"/>' +
+      '<path fill="#f5c542" d="M478 390h44v40h-44Z"/>' +
+      '<g fill="none" stroke="#bfeaf5" stroke-width="3"><circle cx="520" cy="310" r="6"/><circle cx="530" cy="280" r="9"/><circle cx="514" cy="250" r="5"/></g>' +
+      '<g fill="#f28a5c"><path d="M70 420q20-16 40 0q-20 16-40 0Zm40 0l14-10v20Z"/><path d="M470 470q16-12 32 0q-16 12-32 0Zm32 0l12-8v16Z"/></g>' +
+      '<g stroke="#3f9b6b" stroke-width="8" fill="none" stroke-linecap="round"><path d="M40 780q-14-40 6-80q20-40 0-80"/><path d="M560 780q14-40-6-80q-20-40 0-80"/></g>',
+  },
 };
 
 // ---------- the frame: sky, title, author band ----------
@@ -663,7 +716,8 @@ function renderCover(book: SeedBook): string {
 function main(): void {
   const outDir = path.join(process.cwd(), 'public', 'covers');
   mkdirSync(outDir, { recursive: true });
-  for (const book of books) {
+  // The covers do not depend on the day: any day lists every seed book.
+  for (const book of seedBooks('2026-01-01')) {
     const svg = renderCover(book);
     const file = path.join(outDir, `${slugOf(book)}.svg`);
     writeFileSync(file, svg);

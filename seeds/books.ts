@@ -1,29 +1,22 @@
 import type { Knex } from 'knex';
 import { bumpCatalogueVersion } from '../src/features/catalog/catalogue-version.ts';
+import type { SeedBookFields } from '../src/features/catalog/book-fields.ts';
 
-/** One row of the `books` table as the seed writes it (snake_case columns). */
-export interface SeedBook {
-  title: string;
-  author: string;
-  description: string;
-  /** DECIMAL(10,2) written as a string, e.g. '12.99'. */
-  price: string;
-  image_url: string;
-  in_stock: number;
-  /** A full Amazon link, '#coming-soon', or null when there is no listing. */
-  amazon_url: string | null;
-  amazon_kindle_url: string | null;
-  age_range: string;
-  pages: number;
-  /** 'YYYY-MM-DD' */
-  published_on: string;
-}
+/**
+ * One row of the `books` table as the seed writes it (snake_case columns): a column for each field
+ * src/features/catalog/book-fields.ts gives a seed column, and the cover. A price is DECIMAL(10,2)
+ * written as a string ("12.99"); a link is a full Amazon link, '#coming-soon', or null.
+ */
+export type SeedBook = SeedBookFields & { image_url: string };
+
+/** A forthcoming title: its publication date is this many days after the seeding day. */
+type ForthcomingSeed = Omit<SeedBook, 'published_on'> & { out_in_days: number };
 
 const COMING_SOON = '#coming-soon';
 
 // The Little Lantern Books catalogue. Prices straddle the shipping tiers
 // (under $25, exactly $25.00, $25-$49.99, $50 and over); stock runs from sold out to plenty.
-export const books: SeedBook[] = [
+const published: SeedBook[] = [
   {
     title: 'Pip and the Moon Garden',
     author: 'Rosalind Ashby',
@@ -39,6 +32,8 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 32,
     published_on: '2024-02-13',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Otter Knows the Way Home',
@@ -55,6 +50,8 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 32,
     published_on: '2024-03-05',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Marigold Keeps the Lighthouse',
@@ -71,6 +68,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 40,
     published_on: '2024-04-16',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'A Kite Named Tuesday',
@@ -87,6 +86,8 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 24,
     published_on: '2024-11-12',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'The Snail Who Raced the Rain',
@@ -103,6 +104,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 36,
     published_on: '2024-05-07',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Goodnight, Little Lantern',
@@ -119,6 +122,8 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 32,
     published_on: '2024-01-23',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'The Paper Boat Parade',
@@ -135,6 +140,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 48,
     published_on: '2024-06-11',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: "Bramble Bear's Busy Winter",
@@ -151,6 +158,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 48,
     published_on: '2024-10-01',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Whistle and the Cloud Factory',
@@ -167,6 +176,8 @@ export const books: SeedBook[] = [
     age_range: '6-9',
     pages: 96,
     published_on: '2024-08-20',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'The Big Book of Small Creatures',
@@ -183,6 +194,8 @@ export const books: SeedBook[] = [
     age_range: '6-9',
     pages: 128,
     published_on: '2024-09-17',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Lantern Tales: The Bedtime Boxed Set',
@@ -199,6 +212,8 @@ export const books: SeedBook[] = [
     age_range: '3-9',
     pages: 192,
     published_on: '2024-11-26',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Juniper and the Midnight Fox',
@@ -215,6 +230,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 40,
     published_on: '2024-10-22',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Counting Stars with Grandpa Ade',
@@ -231,6 +248,8 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 28,
     published_on: '2024-07-09',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'The Dragon Who Collected Buttons',
@@ -247,6 +266,8 @@ export const books: SeedBook[] = [
     age_range: '4-7',
     pages: 36,
     published_on: '2024-06-25',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Sailing to Teacup Island',
@@ -263,6 +284,8 @@ export const books: SeedBook[] = [
     age_range: '6-9',
     pages: 64,
     published_on: '2024-08-06',
+    takes_preorders: false,
+    preorder_limit: null,
   },
   {
     title: 'Olive Owl Says Good Morning',
@@ -279,14 +302,70 @@ export const books: SeedBook[] = [
     age_range: '3-5',
     pages: 24,
     published_on: '2024-03-26',
+    takes_preorders: false,
+    preorder_limit: null,
   },
 ];
 
+// Two titles of the coming list taking pre-orders, dated from the seeding day so a fresh shop always
+// shows them ahead: one without a limit, one whose small first print run is nearly taken.
+const forthcoming: ForthcomingSeed[] = [
+  {
+    title: 'The Hedgehog Who Wanted Snow',
+    author: 'Isla Moreno',
+    description:
+      'Every winter Quill the hedgehog curls up to sleep just before the first snow falls, and every spring his friends tell him how wonderful it was. ' +
+      'This year Quill is determined to stay awake long enough to see it for himself, with the help of a chatty robin and a great many cups of acorn cocoa. ' +
+      'A tender, funny winter story about waiting, wishing and the magic of the very first snowflake.',
+    price: '15.99',
+    image_url: '/covers/the-hedgehog-who-wanted-snow.svg',
+    in_stock: 0,
+    amazon_url: COMING_SOON,
+    amazon_kindle_url: COMING_SOON,
+    age_range: '3-5',
+    pages: 32,
+    out_in_days: 45,
+    takes_preorders: true,
+    preorder_limit: null,
+  },
+  {
+    title: 'The Library at the Bottom of the Sea',
+    author: 'Marcus Oyelaran',
+    description:
+      'Deep beneath the waves, an octopus named Ink looks after a library for fish, with a book for every tide. ' +
+      'When a curious girl in a yellow diving suit sinks down to borrow one, Ink must decide whether his favourite stories are safe with a land-dweller. ' +
+      'A gentle underwater adventure about sharing, reading together and making room for newcomers.',
+    price: '17.99',
+    image_url: '/covers/the-library-at-the-bottom-of-the-sea.svg',
+    in_stock: 0,
+    amazon_url: COMING_SOON,
+    amazon_kindle_url: null,
+    age_range: '4-7',
+    pages: 40,
+    out_in_days: 100,
+    takes_preorders: true,
+    preorder_limit: 4,
+  },
+];
+
+/** "2026-11-28" plus `days`, as a calendar day. */
+function daysAfter(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The seed catalogue as it is written on `today` ("2026-11-28"): the forthcoming titles come out after it. */
+export function seedBooks(today: string): SeedBook[] {
+  return [...published, ...forthcoming.map(({ out_in_days, ...book }) => ({ ...book, published_on: daysAfter(today, out_in_days) }))];
+}
+
 /**
- * Inserts the seed catalogue when the `books` table is empty.
- * Returns how many books it inserted: 0 when the catalogue already has books.
+ * Inserts the seed catalogue when the `books` table is empty, dated from `today`, the shop's day
+ * (today in UTC when not given). Returns how many books it inserted: 0 when the catalogue already has books.
  */
-export async function seedCatalogue(db: Knex): Promise<number> {
+export async function seedCatalogue(db: Knex, today: string = new Date().toISOString().slice(0, 10)): Promise<number> {
+  const books = seedBooks(today);
   return db.transaction(async (trx) => {
     const existing = await trx('books').count({ n: '*' }).first();
     if (Number(existing?.n ?? 0) > 0) return 0;

@@ -14,6 +14,7 @@ import type { OrderRefunds } from './features/admin/orders/order-refunds.ts';
 import { createDeferred } from './lib/deferred.ts';
 import { createServices } from './services.ts';
 import { gracefulCloser } from './web/graceful-close.ts';
+import { dayIn } from './lib/dates.ts';
 import { seedCatalogue } from '../seeds/books.ts';
 
 /**
@@ -26,7 +27,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   if (prepare) await migrateLatest(db);
   if (prepare && config.SEED_CATALOGUE) {
-    const seeded = await seedCatalogue(db);
+    const seeded = await seedCatalogue(db, dayIn(config.SHOP_TIME_ZONE));
     if (seeded) log.info({ books: seeded }, 'seeded an empty catalogue');
   }
   const sessions = await openSessionStore(config, db, { log });

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
-import { books } from '../seeds/books.ts';
+import { seedBooks } from '../seeds/books.ts';
+
+const TODAY = '2026-11-28';
+const books = seedBooks(TODAY);
+const forthcoming = books.filter((b) => b.takes_preorders);
 
 const COMING_SOON = '#coming-soon';
 const cents = (price: string): number => Math.round(Number(price) * 100);
@@ -53,8 +57,26 @@ describe('seed catalogue', () => {
       expect(book.author.length, book.title).toBeLessThanOrEqual(200);
       expect(book.description.length, book.title).toBeGreaterThan(40);
       expect(book.age_range, book.title).toMatch(/^\d-\d$/);
-      expect(Number.isInteger(book.pages) && book.pages > 0, book.title).toBe(true);
-      expect(book.published_on, book.title).toMatch(/^2024-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
+      expect(Number.isInteger(book.pages) && (book.pages ?? 0) > 0, book.title).toBe(true);
+      expect(book.published_on, book.title).toMatch(/^20\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
+      if (book.preorder_limit !== null) expect(Number.isInteger(book.preorder_limit) && book.preorder_limit > 0, book.title).toBe(true);
+    }
+  });
+
+  it('has two forthcoming titles taking pre-orders, dated after the seeding day, one with a small limit', () => {
+    expect(forthcoming.map((b) => b.title)).toEqual(['The Hedgehog Who Wanted Snow', 'The Library at the Bottom of the Sea']);
+    expect(forthcoming.map((b) => b.published_on)).toEqual(['2027-01-12', '2027-03-08']);
+    for (const book of forthcoming) expect(book.in_stock, book.title).toBe(0);
+    expect(forthcoming.map((b) => b.preorder_limit)).toEqual([null, 4]);
+    // Seeded on another day, they are still ahead of it.
+    const later = seedBooks('2031-06-30').filter((b) => b.takes_preorders);
+    for (const book of later) expect(book.published_on > '2031-06-30', book.title).toBe(true);
+  });
+
+  it('dates every other title in the past, not taking pre-orders', () => {
+    for (const book of books.filter((b) => !b.takes_preorders)) {
+      expect(book.published_on < TODAY, book.title).toBe(true);
+      expect(book.preorder_limit, book.title).toBeNull();
     }
   });
 

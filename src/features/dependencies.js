@@ -35,6 +35,7 @@ export const FEATURE_DEPENDENCIES = {
   },
   'admin/numbers': {
     'admin/access': 'its pages are for operators past the second factor',
+    catalog: "the books file has a column for each field the catalogue's books have",
     orders: 'exports name each order by the status customers see',
   },
   'admin/orders': {

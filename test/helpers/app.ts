@@ -88,7 +88,7 @@ export async function buildTestShop({
   });
   const db = connectDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
   await migrateLatest(db);
-  if (seed) await seedCatalogue(db);
+  if (seed) await seedCatalogue(db, today?.());
   const prefix = sessionPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
   const sessions = await openSessionStore(config, db, { prefix, log });
   // The sender does not run in the background here: tests deliver with mailer.deliverDue().

@@ -16,7 +16,14 @@ export interface HintContext {
   held: number;
 }
 
-interface FieldSpec<Name extends string, Seed extends string | null, Input extends InputKind, Dto extends boolean, Rule extends z.ZodType, Value> {
+interface FieldSpec<
+  Name extends string,
+  Seed extends string | null,
+  Input extends InputKind,
+  Dto extends boolean,
+  Rule extends z.ZodType,
+  Value,
+> {
   /** The form input's name; the Book property too, except for a field saved apart. */
   name: Name;
   /** Its column in the books table. */
@@ -122,7 +129,9 @@ export const BOOK_FIELDS = [
     input: 'numeric',
     required: true,
     hint: (book) =>
-      book?.held ? `Including ${book.held} held by checkouts in progress` : 'Including copies held by checkouts in progress; 0 shows Coming Soon',
+      book?.held
+        ? `Including ${book.held} held by checkouts in progress`
+        : 'Including copies held by checkouts in progress; 0 shows Coming Soon',
     layout: 'half',
     // The copies for sale; the form adds the held ones back (books.service.ts, find).
     read: (book) => book.inStock,

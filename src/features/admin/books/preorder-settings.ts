@@ -8,8 +8,7 @@ import type { BookField, BookInput } from './books.schemas.ts';
 
 export const preorderMessages = {
   notForthcoming: "A forthcoming title's publication date must be after today.",
-  belowPreordered: (n: number) =>
-    `${n} ${n === 1 ? 'copy is' : 'copies are'} already pre-ordered, so the limit cannot be lower.`,
+  belowPreordered: (n: number) => `${n} ${n === 1 ? 'copy is' : 'copies are'} already pre-ordered, so the limit cannot be lower.`,
 };
 
 export interface FieldProblem {

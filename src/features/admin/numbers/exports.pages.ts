@@ -1,11 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import { sendCsv } from '../../../web/csv.ts';
-import { ORDER_COLUMNS, ORDER_HEADINGS, TAX_COLUMNS, TAX_HEADINGS, type Exports } from './exports.service.ts';
+import { BOOK_COLUMNS, BOOK_HEADINGS, ORDER_COLUMNS, ORDER_HEADINGS, TAX_COLUMNS, TAX_HEADINGS, type Exports } from './exports.service.ts';
+import { utcDay } from './numbers.rules.ts';
 import { exportRange, type ExportName } from './numbers.schemas.ts';
 import { operatorPages } from '../access/operator-access.ts';
 
 // GET /admin/exports/orders.csv?from=&to=      every order placed in the range, one row per book
 // GET /admin/exports/sales-tax.csv?from=&to=   sales tax collected per state and month
+// GET /admin/exports/books.csv                  every book with every field of its form
 // The forms that ask for them are on the /admin home (views/admin/_exports.eta). Dates it cannot
 // use (reversed, not real days, too long a range) send the operator back to that form, filled in
 // with the nearest range that works and a notice of what changed: a file is never half right.
@@ -25,6 +27,10 @@ export function exportsPages(exports: Exports): Router {
     if (!range.success) return backToForm(req, res, 'sales-tax');
     const { from, to } = range.data;
     await sendCsv(res, `sales-tax-${from}-to-${to}.csv`, TAX_COLUMNS, await exports.salesTax(range.data), TAX_HEADINGS);
+  });
+
+  router.get('/admin/exports/books.csv', async (_req, res) => {
+    await sendCsv(res, `books-${utcDay(new Date())}.csv`, BOOK_COLUMNS, exports.books(), BOOK_HEADINGS);
   });
 
   return router;

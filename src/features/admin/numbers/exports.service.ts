@@ -1,7 +1,9 @@
 import type { Db } from '../../../db.ts';
 import { toDecimal } from '../../../lib/money.ts';
+import { Book } from '../../../models/Book.ts';
 import { Order } from '../../../models/Order.ts';
 import { OrderItem } from '../../../models/OrderItem.ts';
+import { BOOK_FIELDS, csvCell } from '../../catalog/book-fields.ts';
 import { displayStatus, statusLabel } from '../../orders/order-status.ts';
 import { KEPT_STATUSES, utcDay } from './numbers.rules.ts';
 import { centsSum, monthOf, onDays } from './portable-sql.ts';
@@ -78,10 +80,35 @@ export const TAX_HEADINGS: Record<(typeof TAX_COLUMNS)[number], string> = {
   orders: 'Orders',
 };
 
+/** The books file: its number, every field of the book form (catalog/book-fields.ts), then what the shop counts. */
+export const BOOK_COLUMNS = ['book', ...BOOK_FIELDS.map((f) => f.name), 'preordered', 'hidden'] as const;
+export type BookExportRow = Record<(typeof BOOK_COLUMNS)[number], string | number>;
+
+export const BOOK_HEADINGS: Record<(typeof BOOK_COLUMNS)[number], string> = {
+  book: 'Book number',
+  ...(Object.fromEntries(BOOK_FIELDS.map((f) => [f.name, f.csv])) as Record<(typeof BOOK_FIELDS)[number]['name'], string>),
+  preordered: 'Copies pre-ordered, not yet sent',
+  hidden: 'Hidden from shoppers',
+};
+
 const BATCH = 200;
 
 export function createExports(db: Db) {
   return {
+    /** Every book, hidden ones too, in the order they were added. */
+    async *books(): AsyncGenerator<BookExportRow> {
+      let after = 0;
+      for (;;) {
+        const books = await Book.query(db).where('id', '>', after).orderBy('id').limit(BATCH);
+        if (!books.length) return;
+        for (const book of books) {
+          const fields = Object.fromEntries(BOOK_FIELDS.map((f) => [f.name, csvCell(f, f.read(book))]));
+          yield { book: book.id, ...fields, preordered: book.preordered, hidden: book.hidden ? 'yes' : 'no' } as BookExportRow;
+        }
+        after = books[books.length - 1]!.id;
+      }
+    },
+
     /** One row per line of every order placed in the range (any status), oldest order first. */
     async *orderLines(range: DayRange): AsyncGenerator<OrderLineRow> {
       let after = 0;

@@ -223,6 +223,35 @@ describe('the CSV exports', () => {
   });
 });
 
+describe('the books file', () => {
+  it('has one row per book, hidden ones too, each field as the form shows it', async () => {
+    await shop.db('books').where({ id: 2 }).update({ hidden: true });
+    try {
+      const res = await agent.get('/admin/exports/books.csv').expect(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename=books-\d{4}-\d{2}-\d{2}\.csv$/);
+      const rows = csvRows(res.text);
+      const count = Number(((await shop.db('books').count({ n: '*' }).first()) as { n: number | string }).n);
+      expect(rows.map((r) => Number(r['Book number']))).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      expect(rows[0]).toMatchObject({
+        Title: 'Pip and the Moon Garden',
+        'Price (USD)': '16.99',
+        'Age range': '3-5',
+        'Publication date': '2024-02-13',
+        'ISBN-13': '',
+        'Takes pre-orders': 'no',
+        'Pre-order limit': '',
+        'Hidden from shoppers': 'no',
+      });
+      expect(rows[1]).toMatchObject({ Title: 'Otter Knows the Way Home', 'Hidden from shoppers': 'yes' });
+      const limited = rows.find((r) => r.Title === 'The Library at the Bottom of the Sea')!;
+      expect(limited).toMatchObject({ 'Takes pre-orders': 'yes', 'Pre-order limit': '4', 'Copies pre-ordered, not yet sent': '0' });
+    } finally {
+      await shop.db('books').where({ id: 2 }).update({ hidden: false });
+    }
+  });
+});
+
 describe('who may download them', () => {
   it('is nobody but an operator past the second factor', async () => {
     const customer = await insertCustomer(shop.db);
