@@ -57,6 +57,7 @@ import { twoFactorPages } from './features/admin/access/two-factor.pages.ts';
 import { ordersListPages } from './features/admin/orders/orders-list.pages.ts';
 import { inboxPages, inboxUnreadCount } from './features/admin/inbox/inbox.pages.ts';
 import { packingPages } from './features/admin/orders/packing.pages.ts';
+import { preordersPages } from './features/admin/preorders/preorders.pages.ts';
 import { statusApi } from './features/admin/status/status.api.ts';
 import { statusPages } from './features/admin/status/status.pages.ts';
 import { exportsPages } from './features/admin/numbers/exports.pages.ts';
@@ -188,6 +189,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(adminPages());
   app.use(ordersListPages(services.ordersList));
   app.use(packingPages(services.packing));
+  app.use(preordersPages(services.preorderTitles, services.shopDay));
   app.use(inboxPages(inbox));
   app.use(statusPages(systemStatus, services.numbers));
   app.use(exportsPages(services.exports));

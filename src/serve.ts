@@ -11,6 +11,7 @@ import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
 import type { CheckoutService } from './features/checkout/checkout.service.ts';
 import type { OrderRefunds } from './features/admin/orders/order-refunds.ts';
+import type { PreorderRelease } from './features/admin/orders/preorder-release.ts';
 import { createDeferred } from './lib/deferred.ts';
 import { createServices } from './services.ts';
 import { gracefulCloser } from './web/graceful-close.ts';
@@ -45,9 +46,9 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     redis: sessions.redis,
     later: createDeferred((err) => log.error({ err }, 'background work failed')),
   });
-  const { checkout, refunds } = services;
+  const { checkout, refunds, preorderRelease } = services;
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
-  const stopSweep = startCheckoutSweep(backgroundSweep({ checkout, refunds }, log), log);
+  const stopSweep = startCheckoutSweep(backgroundSweep({ checkout, refunds, preorderRelease }, log), log);
 
   const server = createServer(app).listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -90,11 +91,21 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
 }
 
 /**
- * One sweep: leftover checkouts, then refunds an operator started that were left in progress.
- * Each step's failure is logged on its own and keeps neither step from the next minute's run.
+ * One sweep: leftover checkouts, then refunds an operator started that were left in progress,
+ * then the paid pre-orders whose books are out (the shop's day reached their publication date)
+ * moved to To pack. Each step's failure is logged on its own and keeps no step from the next
+ * minute's run.
  */
 export function backgroundSweep(
-  { checkout, refunds }: { checkout: Pick<CheckoutService, 'sweep'>; refunds: Pick<OrderRefunds, 'resumeStale'> },
+  {
+    checkout,
+    refunds,
+    preorderRelease,
+  }: {
+    checkout: Pick<CheckoutService, 'sweep'>;
+    refunds: Pick<OrderRefunds, 'resumeStale'>;
+    preorderRelease: Pick<PreorderRelease, 'release'>;
+  },
   log: Logger,
 ): Pick<CheckoutService, 'sweep'> {
   return {
@@ -110,6 +121,11 @@ export function backgroundSweep(
         log.error({ err }, 'could not resume refunds left in progress; retrying on the next tick');
         return 0;
       });
+      const released = await preorderRelease.release().catch((err: unknown) => {
+        log.error({ err }, 'could not move paid pre-orders to To pack; retrying on the next tick');
+        return 0;
+      });
+      if (released) log.info({ released }, 'pre-orders whose books are out moved to To pack');
       return { settled: swept + resumed };
     },
   };

@@ -18,6 +18,8 @@ import { createOrderDetails } from './features/admin/orders/order-details.ts';
 import { createOrderRefunds } from './features/admin/orders/order-refunds.ts';
 import { createOrdersList } from './features/admin/orders/orders-list.service.ts';
 import { createPacking } from './features/admin/orders/packing.service.ts';
+import { createPreorderRelease, servePreordersAfterStock } from './features/admin/orders/preorder-release.ts';
+import { createPreorderTitles } from './features/admin/preorders/preorder-titles.ts';
 import { createSystemStatus } from './features/admin/status/system-status.ts';
 import { createBackInStock } from './features/back-in-stock/back-in-stock.service.ts';
 import { createCartService } from './features/cart/cart.service.ts';
@@ -63,6 +65,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
   // Signing in and changing a password check the second factor an operator sets up under /admin.
   const twoFactor = createTwoFactor({ db, limits });
+  // Publication day: the sweep and every stock entry move the pre-orders that can ship to To pack.
+  const preorderRelease = createPreorderRelease({ db, shopDay });
   const refunds = createOrderRefunds({ db, payments, mailer, log });
   // A parent cancels a pre-order through the operator's own cancel-and-refund, as its actor.
   const preorderCancel = createPreorderCancel({
@@ -109,13 +113,15 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     inbox: createInbox(db),
     ordersList: createOrdersList(db),
     packing: createPacking(db),
+    preorderRelease,
+    preorderTitles: createPreorderTitles(db),
     orderDetails: createOrderDetails({ db, payments, log }),
     fulfilment: createFulfilment({ db, mailer, publicUrl: config.publicUrl }),
     refunds,
     preorderCancel,
     numbers: createNumbers(db),
     exports: createExports(db),
-    bookAdmin: createBookAdmin(db, backInStock, shopDay, preorderNotices),
+    bookAdmin: servePreordersAfterStock(createBookAdmin(db, backInStock, shopDay, preorderNotices), { release: preorderRelease, log }),
     covers: createCovers({ db, uploadsDir: config.uploadsDir }),
     discountAdmin: createDiscountAdmin(db),
   };

@@ -42,8 +42,14 @@ export const FEATURE_DEPENDENCIES = {
     'admin/access': 'its pages are for operators past the second factor',
     catalog: 'a refund puts copies back on sale, which the page cache must hear of',
     mail: 'shipping and refunds are mailed to the parent',
+    checkout: "a pre-order is served from stock on publication day in the lock order, its delivery estimated as a new order's",
     orders: 'it moves orders through the same statuses and carriers customers see',
     payments: 'refunds and payment details go through the payment provider',
+  },
+  'admin/preorders': {
+    'admin/access': 'its pages are for operators past the second factor',
+    'admin/numbers': "the money a title's pre-orders took is summed in SQL as the numbers sum it",
+    catalog: "a title is forthcoming, and has pre-order copies left, by the catalogue's pre-order rules",
   },
   'admin/settings': {
     'admin/access': 'its pages are for operators past the second factor',

@@ -18,7 +18,8 @@ export class AuditEntry extends BaseModel {
 }
 
 export interface AuditRecord {
-  actorId: number;
+  /** null: the shop itself acted (a pre-order moved to To pack on publication day). */
+  actorId: number | null;
   action: string;
   orderId?: number;
   contactMessageId?: number;

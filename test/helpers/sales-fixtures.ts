@@ -29,7 +29,7 @@ export interface Made {
   lines: { title: string; quantity: number; price: string }[];
 }
 
-export const kept = (o: Made) => ['succeeded', 'shipped', 'delivered'].includes(o.status);
+export const kept = (o: Made) => ['preordered', 'succeeded', 'shipped', 'delivered'].includes(o.status);
 export const cents = (orders: Made[]) => orders.reduce((n, o) => n + toCents(o.total), 0);
 export const within = (o: Made, fromDay: string, toDay: string) => {
   const d = o.createdAt.toISOString().slice(0, 10);

@@ -18,11 +18,15 @@ export const stockMessages = {
     `${held} ${held === 1 ? 'copy is' : 'copies are'} held by checkouts in progress, so the shelf cannot have fewer: enter ${held} or more.`,
 };
 
-/** Copies held by checkouts in progress, per book. */
+/**
+ * Copies on the shelf held by checkouts in progress, per book. A pre-order's hold is not one:
+ * it promises a copy still to come (books.preordered) and never took one from in_stock.
+ */
 export async function heldCopies(trx: Knex | Knex.Transaction, bookIds: number[]): Promise<Map<number, number>> {
   if (bookIds.length === 0) return new Map();
   const rows: Array<{ bookId: number; held: number | string }> = await trx('stockHolds')
     .whereIn('bookId', bookIds)
+    .where('preorder', false)
     .groupBy('bookId')
     .select('bookId')
     .sum({ held: 'quantity' });

@@ -2,11 +2,12 @@ import type { Cents } from '../../../lib/money.ts';
 
 // What the numbers count. Revenue is what paid orders that are still kept brought in: an
 // order canceled (and so refunded in full) counts for nothing; a partial refund is shown
-// under refunds, by the day it was paid back. Days are UTC days: the shop has no time zone
+// under refunds, by the day it was paid back. A paid pre-order is money taken: it counts on
+// the day it was paid, not on the day its book comes out. Days are UTC days: the shop has no time zone
 // setting, and the page says so.
 
-/** Order statuses whose money the shop keeps: paid, then perhaps shipped and delivered. */
-export const KEPT_STATUSES = ['succeeded', 'shipped', 'delivered'] as const;
+/** Order statuses whose money the shop keeps: paid (a pre-order waiting for its book, or to pack), then perhaps shipped and delivered. */
+export const KEPT_STATUSES = ['preordered', 'succeeded', 'shipped', 'delivered'] as const;
 
 /** The periods the /admin home offers, in days ending today. */
 export const PERIODS = [30, 90] as const;

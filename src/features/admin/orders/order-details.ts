@@ -69,6 +69,7 @@ export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; pay
           .where('auditLog.orderId', orderId)
           .select(
             'auditLog.id',
+            'auditLog.actorId',
             'auditLog.action',
             'auditLog.afterJson',
             'auditLog.createdAt',
@@ -123,7 +124,9 @@ export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; pay
               action: a.action,
               afterJson: a.afterJson,
               createdAt: a.createdAt,
-              actorName: a.firstName ? `${a.firstName} ${a.lastName ?? ''}`.trim() : (a.email ?? 'An operator'),
+              // No actor: the shop moved it itself (a pre-order on publication day).
+              actorName:
+                a.actorId === null ? 'The shop' : a.firstName ? `${a.firstName} ${a.lastName ?? ''}`.trim() : (a.email ?? 'An operator'),
             })),
           },
           dateTime,

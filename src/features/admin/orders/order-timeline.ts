@@ -69,6 +69,8 @@ function describe(action: string, after: After): { title: string; detail: string
       };
     case 'delivered':
       return { title: 'Marked delivered', detail: null };
+    case 'released':
+      return { title: 'Moved to To pack: its pre-ordered books are out', detail: servedDetail(after) };
     case 'canceled': {
       const amount = refund ? formatUsd(toCents(refund.amount)) : '$0.00';
       // A parent's cancel of their own pre-order says so: the operator did not do it.
@@ -93,6 +95,17 @@ function returnedDetail(after: After): string {
   const restocked = !Array.isArray(after.restocked) || after.restocked.length > 0;
   if (unpromised && restocked) return 'Stock returned; pre-ordered copies given back';
   return unpromised ? 'Pre-ordered copies given back' : 'Stock returned';
+}
+
+/** "Served from stock: 2 × The Winter Fox. Estimated delivery March 9, 2027" */
+function servedDetail(after: After): string | null {
+  const served = Array.isArray(after.served) ? (after.served as Array<{ title?: unknown; quantity?: unknown }>) : [];
+  const parts = [];
+  if (served.length)
+    parts.push(`Served from stock: ${served.map((line) => `${String(line.quantity)} × ${String(line.title)}`).join(', ')}`);
+  if (typeof after.estimatedDelivery === 'string' && after.estimatedDelivery)
+    parts.push(`Estimated delivery ${longDate(after.estimatedDelivery.slice(0, 10))}`);
+  return parts.length ? parts.join('. ') : null;
 }
 
 /**

@@ -4,14 +4,26 @@ import { Order } from '../../../models/Order.ts';
 import { displayStatus, statusLabel, statusTone } from '../../orders/order-status.ts';
 import { containsPattern, PAGE_SIZE, pageWindow, type Page } from '../../../lib/paging.ts';
 
-/** The status filter's choices and the order status each one means ('paid' is a succeeded payment). */
-export const STATUS_FILTERS = { all: null, paid: 'succeeded', shipped: 'shipped', delivered: 'delivered', canceled: 'canceled' } as const;
+/**
+ * The status filter's choices and the order status each one means ('paid' is a succeeded
+ * payment waiting to be packed; 'preorders' are paid and wait for their books to come out).
+ */
+export const STATUS_FILTERS = {
+  all: null,
+  preorders: 'preordered',
+  paid: 'succeeded',
+  shipped: 'shipped',
+  delivered: 'delivered',
+  canceled: 'canceled',
+} as const;
 export type StatusFilter = keyof typeof STATUS_FILTERS;
 
 export interface OrderQuery {
   status: StatusFilter;
   /** An order number ("42" or "#42") or part of the customer's email. */
   search: string;
+  /** Only orders holding this book; undefined: every title. */
+  bookId?: number | undefined;
   page: number;
 }
 
@@ -28,10 +40,14 @@ export interface OrderRow {
 }
 
 export function createOrdersList(db: Db) {
-  function matching({ status, search }: OrderQuery) {
+  function matching({ status, search, bookId }: OrderQuery) {
     const query = db('orders').join('users', 'users.id', 'orders.userId');
     const wanted = STATUS_FILTERS[status];
     if (wanted) query.where('orders.status', wanted);
+    if (bookId !== undefined)
+      query.whereExists((lines) =>
+        lines.select(db.raw('1')).from('orderItems').where('orderItems.orderId', db.ref('orders.id')).where('orderItems.bookId', bookId),
+      );
     if (search) {
       const number = /^#?\s*(\d{1,9})$/.exec(search);
       // "#42" can only be an order number; a bare "42" may also be part of an address.
@@ -46,6 +62,12 @@ export function createOrdersList(db: Db) {
   }
 
   return {
+    /** The title a list is narrowed to, or null when no such book exists. */
+    async bookTitle(bookId: number): Promise<string | null> {
+      const book: { title: string } | undefined = await db('books').where({ id: bookId }).first('title');
+      return book?.title ?? null;
+    },
+
     /** Newest first, one page at a time; a page past the end answers with the last page. */
     async list(input: OrderQuery): Promise<Page<OrderRow>> {
       const counted = (await matching(input).count({ n: '*' }).first()) as { n: number | string };

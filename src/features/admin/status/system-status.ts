@@ -46,6 +46,8 @@ export interface ChecklistItem {
 export interface Today {
   /** Paid orders not shipped or canceled yet. */
   toPack: number;
+  /** Paid pre-orders waiting for their books to come out (status 'preordered'). */
+  openPreorders: number;
   unreadMessages: number;
 }
 
@@ -147,15 +149,16 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
 
   async function today(log: Logger): Promise<Today | null> {
     try {
-      const [toPack, unreadMessages] = await bounded(() =>
+      const [toPack, openPreorders, unreadMessages] = await bounded(() =>
         Promise.all([
           count(db, 'orders', (q) => q.where({ status: 'succeeded' }).whereNull('shippedAt').whereNull('canceledAt')),
+          count(db, 'orders', (q) => q.where({ status: 'preordered' })),
           count(db, 'contact_messages', (q) => q.whereNull('readAt')),
         ]),
       );
-      return { toPack, unreadMessages };
+      return { toPack, openPreorders, unreadMessages };
     } catch (err) {
-      log.error({ err }, 'could not count the orders to pack and the unread messages for the status page');
+      log.error({ err }, 'could not count the orders to pack, the open pre-orders and the unread messages for the status page');
       return null;
     }
   }

@@ -66,7 +66,7 @@ describe('system status checks', () => {
     expect(report.database.bookCount).toBeGreaterThan(0);
     expect(report.email).toMatchObject({ smtpConfigured: false, ok: true });
     expect(report.testMode).toBe(true);
-    expect(report.today).toEqual({ toPack: 0, unreadMessages: 0 });
+    expect(report.today).toEqual({ toPack: 0, openPreorders: 0, unreadMessages: 0 });
     expect(lines).toEqual([]);
   });
 
