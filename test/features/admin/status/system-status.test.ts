@@ -27,7 +27,7 @@ const log = createLogger(
 );
 const logged = (msg: string) => lines.filter((line) => line.msg === msg);
 const NO_OPERATOR_ANSWER = 'could not tell whether an operator signs in with two-step sign-in; the checklist shows it as not done';
-const NO_COUNTS = 'could not count the orders to pack and the unread messages for the status page';
+const NO_COUNTS = 'could not count the orders to pack, the open pre-orders and the unread messages for the status page';
 
 let shop: TestShop;
 beforeAll(async () => {
