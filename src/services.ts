@@ -99,11 +99,11 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
       log,
       publicUrl: config.publicUrl,
       notifyEmail: config.SHOP_NOTIFY_EMAIL,
+      shopDay,
     }),
     contact: createContactService({
       db,
       mailer,
-      shopDay,
       limits,
       notify: createShopNotifications({ mailer, notifyEmail: config.SHOP_NOTIFY_EMAIL, publicUrl: config.publicUrl }),
     }),
