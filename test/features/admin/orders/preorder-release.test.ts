@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createLogger } from '../../../../src/log.ts';
 import { backgroundSweep } from '../../../../src/serve.ts';
 import { estimatedDelivery } from '../../../../src/features/checkout/order-completion.ts';
+import { dayIn } from '../../../../src/lib/dates.ts';
 import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { textOf } from '../../../helpers/admin-fixtures.ts';
 import { postAdminForm } from '../../../helpers/book-admin.ts';
@@ -249,6 +250,28 @@ describe('on the sweep', () => {
     });
     await sweep();
     expect(await statusOf(orderId)).toBe('succeeded');
+  });
+});
+
+describe("the shop's day in its time zone (SHOP_TIME_ZONE)", () => {
+  // Kiritimati is always a calendar day or more ahead of Pago Pago (UTC+14 and UTC-11): a title
+  // out today in Kiritimati is out for a shop there and not yet for a shop in Pago Pago.
+  it('moves a pre-order on the day its title is out where the shop is, not a day before', async () => {
+    const outOn = dayIn('Pacific/Kiritimati');
+    for (const [zone, expected] of [
+      ['Pacific/Pago_Pago', 'preordered'],
+      ['Pacific/Kiritimati', 'succeeded'],
+    ] as const) {
+      const zoned = await buildTestShop({ env: { SHOP_TIME_ZONE: zone } });
+      try {
+        await makeForthcoming(zoned, 5, { publishedOn: outOn, inStock: 2 });
+        const { orderId } = await insertPreorder(zoned.db, { lines: [{ bookId: 5, quantity: 1 }] });
+        await zoned.services.preorderRelease.release();
+        expect((await zoned.db('orders').where({ id: orderId }).first('status')).status, zone).toBe(expected);
+      } finally {
+        await zoned.close();
+      }
+    }
   });
 });
 
