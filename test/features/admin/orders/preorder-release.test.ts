@@ -147,6 +147,27 @@ describe('on publication day', () => {
     expect(await countsOf(shop, book)).toEqual({ inStock: 8, preordered: 0 });
   });
 
+  it('a payment in progress for a pre-order holds no copy on the shelf: the shelf may be entered below it', async () => {
+    const book = 7;
+    await makeForthcoming(shop, book, { publishedOn: '2026-12-05', inStock: 0 });
+    await shop.db('books').where({ id: book }).increment('preordered', 3);
+    await shop.db('stockHolds').insert({
+      paymentIntentId: 'pi_preorder_in_progress',
+      bookId: book,
+      quantity: 3,
+      preorder: true,
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    try {
+      const res = await postAdminForm(agent, '/admin/books', `/admin/books/${book}/stock`, { stock: '1', back: '/admin/books' });
+      expect(res.status).toBe(303);
+      expect(await countsOf(shop, book)).toEqual({ inStock: 1, preordered: 3 });
+      expect((await shop.services.bookAdmin.find(book)).held).toBe(0);
+    } finally {
+      await shop.db('stockHolds').where({ paymentIntentId: 'pi_preorder_in_progress' }).delete();
+    }
+  });
+
   it('an order with two titles waits for the later one, taking nothing from the first, and holds up no one', async () => {
     const [first, later] = [8, 9];
     await makeForthcoming(shop, first, { publishedOn: '2026-12-01', inStock: 5 });
