@@ -138,7 +138,7 @@ export const BOOK_FIELDS = [
     savedApart: true,
     // The DTO's inStock is what an ordinary sale may take: less the copies owed to pre-orders.
     dto: false,
-    csv: 'Copies for sale (not held)',
+    csv: 'Copies in stock, not counting held ones',
     seed: 'in_stock',
   }),
   field({
