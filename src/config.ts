@@ -63,10 +63,7 @@ const schema = z.object({
   /** Where the shop is told about a new paid order or contact message; unset, nobody is. */
   SHOP_NOTIFY_EMAIL: z.email().optional(),
   /** The shop's own clock: a pre-ordered title comes out, and its pre-orders are packed, on this zone's calendar day. */
-  SHOP_TIME_ZONE: z
-    .string()
-    .default('America/New_York')
-    .refine(isTimeZone, 'must be a time zone name, like America/New_York'),
+  SHOP_TIME_ZONE: z.string().default('America/New_York').refine(isTimeZone, 'must be a time zone name, like America/New_York'),
   /** The address parents may write to (shown where a form cannot take their message); unset: MAIL_FROM's address. */
   SHOP_CONTACT_EMAIL: z.email().optional(),
   STRIPE_SECRET_KEY: z

@@ -39,10 +39,7 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
           estimatedDelivery: shipment.estimatedDelivery,
           shippedAt: now,
         };
-        const moved = await Order.query(trx)
-          .findById(orderId)
-          .whereIn('status', requiredStatuses('shipped'))
-          .patch(changes);
+        const moved = await Order.query(trx).findById(orderId).whereIn('status', requiredStatuses('shipped')).patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
         const after = {
           ...fulfilmentSnapshot(order),
@@ -86,10 +83,7 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         const order = await lockOrder(trx, orderId);
         assertTransition(order.status, 'delivered');
         const changes = { status: 'delivered', deliveredAt: new Date() };
-        const moved = await Order.query(trx)
-          .findById(orderId)
-          .whereIn('status', requiredStatuses('delivered'))
-          .patch(changes);
+        const moved = await Order.query(trx).findById(orderId).whereIn('status', requiredStatuses('delivered')).patch(changes);
         if (moved !== 1) throw new Conflict('This order changed while you were working on it. Please reload it.');
         await writeAudit(trx, {
           actorId,

@@ -9,7 +9,6 @@ const text = (what: string, max: number) =>
     z.string().trim().min(1, `Please enter the ${what}.`).max(max, `The ${what} is too long.`),
   );
 
-
 export const shipInput = z.object({
   carrier: z.enum(CARRIERS, { message: 'Please choose a carrier.' }),
   trackingNumber: text('tracking number', 60).pipe(
