@@ -33,7 +33,9 @@ export function supplyOf(offer: Offer): Supply {
 
 /** A cart line as the page and the drawer have it: whether it is a pre-order, and its book's counts. */
 export function lineSupply(line: { preorder: boolean; book: { inStock: number; preorderCopiesLeft: number | null } }): Supply {
-  return line.preorder ? { copies: line.book.preorderCopiesLeft ?? Infinity, preorder: true } : { copies: line.book.inStock, preorder: false };
+  return line.preorder
+    ? { copies: line.book.preorderCopiesLeft ?? Infinity, preorder: true }
+    : { copies: line.book.inStock, preorder: false };
 }
 
 /** The most copies a line may hold: what it may draw on, at most the per-title cap. */
@@ -135,7 +137,9 @@ export function buyAgainLine(
   const room = Math.max(0, lineLimit(copies) - inCart);
   if (wanted <= room) return { add: wanted, shortfall: null };
   const shortfall: Shortfall =
-    copies > MAX_COPIES_PER_TITLE ? { title: book.title, reason: 'per-title-cap' } : { title: book.title, reason: 'not-enough', available: copies };
+    copies > MAX_COPIES_PER_TITLE
+      ? { title: book.title, reason: 'per-title-cap' }
+      : { title: book.title, reason: 'not-enough', available: copies };
   return { add: room, shortfall };
 }
 

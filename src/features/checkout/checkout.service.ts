@@ -10,7 +10,7 @@ import type { Totals } from '../pricing/pricing.ts';
 import type { ShippingInfo } from '../accounts/shipping-info.ts';
 import { MAX_COPIES_PER_TITLE } from '../catalog/per-title-limit.ts';
 import { quoteCart } from './quote.ts';
-import { HOLD_MINUTES, releaseExpiredHolds, releaseHoldsOf, SoldOut, takeHolds } from './stock-holds.ts';
+import { firstGoneLine, HOLD_MINUTES, releaseExpiredHolds, releaseHoldsOf, SoldOut, takeHolds } from './stock-holds.ts';
 import { lockForSale, prepareAddressLock, saleTransaction } from './lock-order.ts';
 import { isLockConflict } from '../../lib/lock-retry.ts';
 import type { Knex } from 'knex';
@@ -32,8 +32,7 @@ export const CHECKOUT_MESSAGES = {
   notPaid: 'This payment has not gone through yet.',
   amountMismatch: 'This payment does not match the order. Please contact support.',
   soldOut: (title: string) => `Sorry, "${title}" has just sold out. Please update your cart and try again.`,
-  preordersGone: (title: string) =>
-    `Sorry, every pre-order copy of "${title}" has just been taken. Please update your cart and try again.`,
+  preordersGone: (title: string) => `Sorry, every pre-order copy of "${title}" has just been taken. Please update your cart and try again.`,
   tooManyOfTitle: (title: string) =>
     `You can order up to ${MAX_COPIES_PER_TITLE} copies of "${title}" at a time. Please lower the quantity in your cart.`,
   tooManyCopies: `You can order up to ${MAX_COPIES_PER_ORDER} books at a time. Please lower the quantities in your cart.`,
@@ -159,6 +158,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
       checkOrderSize(quote.lines);
       // One checkout at a time per customer: the earlier one's copies go back before new ones are held.
       for (const earlier of await Checkout.query(db).where({ userId }).whereIn('status', ['open', 'failed'])) await abandon(earlier);
+      // Asked again under the locks below; this only spares the provider a doomed intent when the
+      // copies are plainly gone: the crowd paying for the last copies of a print run is told at
+      // once. A start of this customer's own still in flight may hold them, so then it waits for the locks.
+      const gone = (await Checkout.query(db).findOne({ userId, status: 'open' }))
+        ? undefined
+        : await firstGoneLine(db, quote.lines, shopDay());
+      if (gone) throw startRefusal(new SoldOut(gone.title, Boolean(gone.preorder)));
       // Asked again under the locks below; this only spares the provider a doomed intent.
       if ((await openCheckoutsFrom(db, clientKey, userId)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
         throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
@@ -194,7 +200,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
           clientKey,
           createdAt: new Date(),
         };
-        replaced = await saleTransaction(db, (trx) => holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code, today: shopDay() }));
+        replaced = await saleTransaction(db, (trx) =>
+          holdForPayment(trx, { checkout, lines: quote.lines, code: quote.code, today: shopDay() }),
+        );
       } catch (err) {
         await cancelQuietly(payments, log, intent.id);
         throw startRefusal(err);

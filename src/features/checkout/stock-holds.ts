@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
+import { toDay } from '../../lib/dates.ts';
 import type { CheckoutLine } from '../../models/Checkout.ts';
 import { bumpCatalogueVersion } from '../catalog/catalogue-version.ts';
 import { lockForSale, saleTransaction } from './lock-order.ts';
@@ -50,6 +51,40 @@ async function takePreorder(trx: Trx, bookId: number, quantity: number, today: s
   if (today !== null) query.where('takesPreorders', true).where('publishedOn', '>', today);
   return (await query.increment('preordered', quantity)) === 1;
 }
+
+/**
+ * The first line whose copies are plainly gone as the books stand now (the conditions of
+ * takeStock and takePreorder, read without a lock). Only an early answer: the conditional
+ * updates under the locks decide.
+ */
+export async function firstGoneLine(db: Trx, lines: CheckoutLine[], today: string): Promise<CheckoutLine | undefined> {
+  if (!lines.length) return undefined;
+  const rows = await db('books')
+    .whereIn(
+      'id',
+      lines.map((line) => line.bookId),
+    )
+    .select<TitleRow[]>('id', 'hidden', 'inStock', 'preordered', 'preorderLimit', 'takesPreorders', 'publishedOn');
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return lines.find((line) => {
+    const book = byId.get(line.bookId);
+    if (!book || book.hidden) return true;
+    const preordered = Number(book.preordered);
+    if (!line.preorder) return Number(book.inStock) < preordered + line.quantity;
+    const out = toDay(book.publishedOn) <= today || !book.takesPreorders;
+    return out || (book.preorderLimit !== null && preordered + line.quantity > Number(book.preorderLimit));
+  });
+}
+
+type TitleRow = {
+  id: number;
+  hidden: boolean | number;
+  inStock: number;
+  preordered: number;
+  preorderLimit: number | null;
+  takesPreorders: boolean | number;
+  publishedOn: Date | string;
+};
 
 function take(trx: Trx, line: CheckoutLine, today: string | null): Promise<boolean> {
   return line.preorder ? takePreorder(trx, line.bookId, line.quantity, today) : takeStock(trx, line.bookId, line.quantity);
@@ -128,7 +163,9 @@ async function giveBack(trx: Knex.Transaction, hold: Hold): Promise<boolean> {
   if (hold.preorder)
     await trx('books')
       .where({ id: hold.bookId })
-      .update({ preordered: trx.raw('case when ?? >= ? then ?? - ? else 0 end', ['preordered', hold.quantity, 'preordered', hold.quantity]) });
+      .update({
+        preordered: trx.raw('case when ?? >= ? then ?? - ? else 0 end', ['preordered', hold.quantity, 'preordered', hold.quantity]),
+      });
   else await trx('books').where({ id: hold.bookId }).increment('inStock', hold.quantity);
   return true;
 }

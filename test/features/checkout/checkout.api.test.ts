@@ -248,11 +248,12 @@ describe('stock', () => {
     // The other parent got no payment to confirm: nothing can be charged.
     const loserBuyer = winner === a ? b : a;
     expect(loserBuyer.intent).toBeUndefined();
-    const canceled = await shop
-      .db('sandboxPaymentIntents')
-      .whereNot({ id: winner.intent!.paymentIntentId })
-      .where({ customerId: (await shop.db('users').where({ email: loserBuyer.parent.email }).first()).paymentCustomerId });
-    expect(canceled.map((i) => i.status)).toEqual(['canceled']);
+    // The provider is asked only while the copy is not plainly gone already; any payment it was asked for is canceled.
+    const customerId = (await shop.db('users').where({ email: loserBuyer.parent.email }).first()).paymentCustomerId as string | null;
+    const intents = customerId
+      ? await shop.db('sandboxPaymentIntents').whereNot({ id: winner.intent!.paymentIntentId }).where({ customerId })
+      : [];
+    expect(intents.filter((i) => i.status !== 'canceled')).toEqual([]);
   });
 
   it('gives an expired hold its copies back', async () => {

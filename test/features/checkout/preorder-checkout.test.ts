@@ -116,12 +116,24 @@ describe('holding a pre-order’s copies', () => {
   it('refuses the payment, in words about pre-orders, once the limit is gone, holding nothing', async () => {
     const buyer = await parentWith([[PREORDER, 2]]);
     await makeForthcoming(shop, PREORDER, { limit: 15, preordered: 14, price: '16.99' });
+    const intents = (await shop.db('sandboxPaymentIntents')).length;
     const res = await buyer.startPayment();
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(CHECKOUT_MESSAGES.preordersGone(await titleOf(PREORDER)));
     expect(await countsOf(shop, PREORDER)).toEqual({ inStock: 0, preordered: 14 });
     expect(await shop.db('stockHolds').where({ bookId: PREORDER })).toHaveLength(0);
     expect(await shop.db('checkouts').where({ userId: await userIdOf(buyer), status: 'open' })).toHaveLength(0);
+    // Told before any payment was asked of the provider.
+    expect(await shop.db('sandboxPaymentIntents')).toHaveLength(intents);
+  });
+
+  it('a parent pressing Pay again holds their own copies, the last ones included', async () => {
+    await makeForthcoming(shop, PREORDER, { limit: 15, preordered: 12, price: '16.99' });
+    const buyer = await parentWith([[PREORDER, 3]]);
+    expect((await buyer.startPayment()).status).toBe(200);
+    expect(await countsOf(shop, PREORDER)).toMatchObject({ preordered: 15 });
+    expect((await buyer.startPayment()).status).toBe(200);
+    expect(await countsOf(shop, PREORDER)).toMatchObject({ preordered: 15 });
   });
 
   it('refuses a pre-order once the title is out: the parent is told, nothing is held', async () => {
@@ -204,7 +216,9 @@ describe('a paid pre-order', () => {
     expect(confirmation.textBody).not.toContain('ship within 1-2 business days');
     const notice = await shop.db('outbox').where({ toAddress: SHOP_ADDRESS, orderId }).first('subject', 'textBody');
     expect(notice.subject).toMatch(new RegExp(`^New pre-order #${orderId}:`));
-    expect(notice.textBody).toContain(`A pre-order: do not pack it yet. It ships once the last of its books is out, on ${longDate(OUT_ON)}.`);
+    expect(notice.textBody).toContain(
+      `A pre-order: do not pack it yet. It ships once the last of its books is out, on ${longDate(OUT_ON)}.`,
+    );
   });
 
   it('with an ordinary book too: the book from the shelf, the pre-order from the limit, shipping on the latest date', async () => {
