@@ -173,6 +173,11 @@ for (const [device, options] of [
           page.getByRole('button', { name: 'Save book' }).click(),
         ]);
         expect(await page.getByLabel('Publication date', { exact: true }).inputValue()).toBe(later);
+
+        // The title's pre-orders as the operator sizes the print run: the parent's copies are counted.
+        await page.goto(`${shop.baseUrl}/admin/preorders`);
+        await expect(page.getByRole('row', { name: new RegExp(title.title) })).toBeVisible();
+        await check(page, `${device}-preorders-operator-view`);
       });
       title = { ...title, publishedOn: later };
 
