@@ -9,7 +9,7 @@ import { createLogger } from '../../../../src/log.ts';
 import { createPreorderRelease } from '../../../../src/features/admin/orders/preorder-release.ts';
 import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { countsOf, makeForthcoming } from '../../../helpers/preorder-titles.ts';
-import { insertPreorder } from '../../../helpers/preorder-orders.ts';
+import { insertPreorder } from '../../../helpers/preorders.ts';
 
 const OUT_ON = '2026-12-01';
 const today = () => OUT_ON;

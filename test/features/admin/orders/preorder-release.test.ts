@@ -15,7 +15,7 @@ import { textOf } from '../../../helpers/admin-fixtures.ts';
 import { postAdminForm } from '../../../helpers/book-admin.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 import { countsOf, makeForthcoming } from '../../../helpers/preorder-titles.ts';
-import { insertPreorder } from '../../../helpers/preorder-orders.ts';
+import { insertPreorder } from '../../../helpers/preorders.ts';
 
 const lines: Record<string, unknown>[] = [];
 const log = createLogger(

@@ -10,7 +10,7 @@ import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { insertCustomer, insertOrder, textOf } from '../../../helpers/admin-fixtures.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 import { makeForthcoming } from '../../../helpers/preorder-titles.ts';
-import { insertPreorder } from '../../../helpers/preorder-orders.ts';
+import { insertPreorder } from '../../../helpers/preorders.ts';
 
 const TODAY = '2026-11-28';
 /** Forthcoming, first print run of 10. */
