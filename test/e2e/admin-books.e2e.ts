@@ -83,7 +83,7 @@ async function addsABook(viewport: BrowserContextOptions, size: string, title: s
       await page.getByLabel('Copies on the shelf').fill('2');
       await page.getByLabel('ISBN-13').fill('978-0-306-40615-8');
       await page.getByLabel('Age range').fill('4-6');
-      await page.getByLabel('Publication date').fill('2026-09-01');
+      await page.getByLabel('Publication date', { exact: true }).fill('2026-09-01');
       expect((await submitForm(page, page.getByRole('button', { name: 'Add book' }))).status()).toBe(400);
       const refused = await page.locator('main').innerText();
       expect(refused).toContain('The price cannot be negative.');

@@ -186,7 +186,7 @@ test.describe('the shop admin', () => {
       await signInWithRecoveryCode(page);
       await Promise.all([
         page.waitForURL((url) => url.pathname === '/admin/orders'),
-        page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders' }).click(),
+        page.getByRole('navigation', { name: 'Shop admin' }).getByRole('link', { name: 'Orders', exact: true }).click(),
       ]);
       await expectGiftTag(page);
       await check(page, 'admin-orders-phone');

@@ -98,7 +98,7 @@ test('a parent is emailed once when a Coming Soon book is back, and can unsubscr
     phone,
     async (page) => {
       await page.goto(`${shop.baseUrl}/books/${bookId}`);
-      await expect(page.getByText('Coming Soon', { exact: true })).toBeVisible();
+      await expect(page.locator('.book-info').getByText('Coming Soon', { exact: true })).toBeVisible();
       await check(page, 'back-in-stock-book-phone');
       // A mistyped address comes back with the reason beside the field, and the field filled in.
       await page.getByLabel('Your email address').fill('waiting.parent@example');
