@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
-import { listen } from '../../helpers/burst.ts';
-import { usingMySql } from '../../helpers/database.ts';
-import { startProductionServer } from '../../helpers/production-server.ts';
 import { countsOf, makeForthcoming } from '../../helpers/preorder-titles.ts';
 import {
   addressInBlock,
@@ -15,6 +12,7 @@ import {
 } from '../../helpers/sale-day-parent.ts';
 import { bumpCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 import { CHECKOUT_MESSAGES } from '../../../src/features/checkout/checkout.service.ts';
+import { RACE_TARGETS } from '../../helpers/race-targets.ts';
 
 // The last copies of a first print run: two hundred parents press Pay at the same moment for
 // the last five pre-order copies of a title, as real parallel requests to a listening shop.
@@ -33,36 +31,6 @@ const SHELF_TITLE = 6;
 const SHELF = 30;
 const OWED = 25;
 
-interface Target {
-  name: string;
-  start(shop: TestShop): Promise<{ url: string; stop(): Promise<void> }>;
-}
-
-const inThisProcess: Target = {
-  name: 'one process',
-  async start(shop) {
-    const server = await listen(shop.app);
-    return { url: server.url, stop: () => server.close() };
-  },
-};
-
-const twoWorkers: Target = {
-  name: 'two worker processes',
-  async start(shop) {
-    const server = await startProductionServer({
-      DATABASE_URL: shop.database.databaseUrl!,
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-      WEB_CONCURRENCY: '2',
-      TRUST_PROXY: '1',
-      PASSWORD_HASH_COST: 'test',
-    });
-    return { url: server.baseUrl, stop: () => server.cleanUp() };
-  },
-};
-
-// Several processes share one database only on MariaDB; SQLite's file has one writer process.
-const targets = usingMySql ? [inThisProcess, twoWorkers] : [inThisProcess];
-
 /**
  * A parent asked to try again in a moment (429, when more parents press Pay than the shop
  * starts at once) presses Pay again, as the message asks, until the shop gives an answer.
@@ -80,7 +48,7 @@ async function untilAnswered(buyers: SaleParent[], answers: Answer[]): Promise<A
   return final;
 }
 
-describe.each(targets)('the last pre-order copies, $name', (target) => {
+describe.each(RACE_TARGETS)('the last pre-order copies, $name', (target) => {
   let shop: TestShop;
   let server: { url: string; stop(): Promise<void> };
   let parents: SaleParent[];

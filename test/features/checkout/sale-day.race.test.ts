@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
-import { listen } from '../../helpers/burst.ts';
-import { usingMySql } from '../../helpers/database.ts';
 import { addCode, codeRow, priceBook } from '../../helpers/discounts.ts';
-import { startProductionServer } from '../../helpers/production-server.ts';
 import {
   addressInBlock,
   parentsArriving,
@@ -16,6 +13,7 @@ import {
 import { CHECKOUT_MESSAGES, MAX_OPEN_CHECKOUTS_PER_ADDRESS } from '../../../src/features/checkout/checkout.service.ts';
 import { MAX_COPIES_PER_TITLE } from '../../../src/features/catalog/per-title-limit.ts';
 import { DISCOUNT_MESSAGES } from '../../../src/features/discounts/discount.rules.ts';
+import { RACE_TARGETS } from '../../helpers/race-targets.ts';
 
 // Sale day: parents pay for the same books at the same moment, as real parallel requests to a
 // listening shop. On MariaDB each request runs on its own connection and they race for the
@@ -31,38 +29,7 @@ const STOCK = 2000;
 const CODE = 'SALE-DAY';
 const CODE_USES = 30;
 
-interface Target {
-  name: string;
-  /** Starts the shop on the test shop's database; returns its URL and how to stop it. */
-  start(shop: TestShop): Promise<{ url: string; stop(): Promise<void> }>;
-}
-
-const inThisProcess: Target = {
-  name: 'one process',
-  async start(shop) {
-    const server = await listen(shop.app);
-    return { url: server.url, stop: () => server.close() };
-  },
-};
-
-const twoWorkers: Target = {
-  name: 'two worker processes',
-  async start(shop) {
-    const server = await startProductionServer({
-      DATABASE_URL: shop.database.databaseUrl!,
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-      WEB_CONCURRENCY: '2',
-      TRUST_PROXY: '1',
-      PASSWORD_HASH_COST: 'test',
-    });
-    return { url: server.baseUrl, stop: () => server.cleanUp() };
-  },
-};
-
-// Several processes share one database only on MariaDB; SQLite's file has one writer process.
-const targets = usingMySql ? [inThisProcess, twoWorkers] : [inThisProcess];
-
-describe.each(targets)('sale day, $name', (target) => {
+describe.each(RACE_TARGETS)('sale day, $name', (target) => {
   let shop: TestShop;
   let server: { url: string; stop(): Promise<void> };
   let parents: SaleParent[];

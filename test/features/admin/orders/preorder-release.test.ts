@@ -3,10 +3,8 @@
 // an order the shelf cannot cover waits, and the queue behind it with it; stock the operator
 // enters serves the waiting pre-orders first and only the rest goes on sale. The sweep runs it
 // and logs a failure. On SQLite, and on MariaDB when DATABASE_URL is set.
-import { Writable } from 'node:stream';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../src/log.ts';
 import { backgroundSweep } from '../../../../src/serve.ts';
 import { estimatedDelivery } from '../../../../src/features/checkout/order-completion.ts';
 import { dayIn } from '../../../../src/lib/dates.ts';
@@ -16,17 +14,9 @@ import { postAdminForm } from '../../../helpers/book-admin.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 import { countsOf, makeForthcoming } from '../../../helpers/preorder-titles.ts';
 import { insertPreorder } from '../../../helpers/preorders.ts';
+import { capturedLog } from '../../../helpers/log-capture.ts';
 
-const lines: Record<string, unknown>[] = [];
-const log = createLogger(
-  'info',
-  new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  }),
-);
+const { log, lines } = capturedLog('info');
 
 /** The shop's day, moved by each test as the calendar would. */
 let today = '2026-11-28';

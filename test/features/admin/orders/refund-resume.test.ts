@@ -2,9 +2,7 @@
 // a refund it cannot finish is logged with its id (error while it stays pending, warn when the
 // provider refused it), and a resume that cannot run at all is logged at error without keeping
 // the checkout sweep from its work.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../src/log.ts';
 import { backgroundSweep } from '../../../../src/serve.ts';
 import { STALE_REFUND_MS } from '../../../../src/features/admin/orders/order-refunds.ts';
 import { Unavailable } from '../../../../src/web/errors.ts';
@@ -12,17 +10,9 @@ import { PaymentError } from '../../../../src/features/payments/provider.ts';
 import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 import { placePaidOrder } from '../../../helpers/orders.ts';
+import { capturedLog } from '../../../helpers/log-capture.ts';
 
-const lines: Record<string, unknown>[] = [];
-const log = createLogger(
-  'info',
-  new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  }),
-);
+const { log, lines } = capturedLog('info');
 let shop: TestShop;
 beforeAll(async () => {
   shop = await buildTestShop({ log });

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config.ts';
@@ -9,22 +8,14 @@ import { buildTestShop, type TestShop } from '../../../helpers/app.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 import { silentServer } from '../../../helpers/silent-server.ts';
 import { deadPort, smtpUrl } from '../../../helpers/smtp-sink.ts';
+import { capturedLog } from '../../../helpers/log-capture.ts';
 
 // The checks behind /admin, each given a dependency that is down or hung: the report says
 // so in words, and a hung dependency is cut off by the timeout instead of holding the page.
 // What the report cannot show as a failure (whether an operator has two-step sign-in, the
 // day's counts) is logged at error, with the request id when a request asked.
 
-const lines: Record<string, unknown>[] = [];
-const log = createLogger(
-  'error',
-  new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  }),
-);
+const { log, lines } = capturedLog('error');
 const logged = (msg: string) => lines.filter((line) => line.msg === msg);
 const NO_OPERATOR_ANSWER = 'could not tell whether an operator signs in with two-step sign-in; the checklist shows it as not done';
 const NO_COUNTS = 'could not count the orders to pack, the open pre-orders and the unread messages for the status page';
