@@ -26,9 +26,24 @@ export function splitSuggestion(suggestion: string): { address: string; city: st
   return { address, city, zipCode: stateZip.split(' ').at(-1) ?? '' };
 }
 
+/**
+ * The ZIP code's own place when the one suggestion keeps the typed ZIP code and only changes the
+ * city ('ZIP code 33139 is in Miami Beach, FL'), so the parent sees why the city changed.
+ */
+export function zipPlaceNote(typed: { city: string; zipCode: string }, suggestions: string[]): string | null {
+  const [only, ...others] = suggestions;
+  if (!only || others.length) return null;
+  const [, city = '', stateZip = ''] = only.split(', ');
+  const [state = '', zipCode = ''] = stateZip.split(' ');
+  if (zipCode !== typed.zipCode || city.toLowerCase() === typed.city.trim().toLowerCase()) return null;
+  return `ZIP code ${zipCode} is in ${city}, ${state}.`;
+}
+
 /** 'Validate Address' with its suggestions and the 'Address Verification Failed' panel. */
 export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
   const [result, setResult] = useState<Validation | null>(null);
+  // The city and ZIP code the shown result answers.
+  const [asked, setAsked] = useState({ city: '', zipCode: '' });
   const [busy, setBusy] = useState(false);
   const verified = useRef<HTMLParagraphElement>(null);
   const [chosen, setChosen] = useState(false);
@@ -86,6 +101,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
       suggestions: [],
     }));
     setResult(answer);
+    setAsked({ city: body.city, zipCode: body.zipCode });
     setChosen(false);
     setBusy(false);
   };
@@ -106,6 +122,8 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
     setChosen(true);
     showToast({ title: 'Address Updated', text: 'We filled in the suggested address.' });
   };
+
+  const note = result && !result.isValid ? zipPlaceNote(asked, result.suggestions) : null;
 
   return (
     <div className="address-check-inner">
@@ -143,6 +161,7 @@ export function AddressCheck({ addressId, cityId, zipId }: AddressCheckProps) {
         )}
         {result && result.suggestions.length > 0 && !(result.isValid && result.suggestions.length === 1) && (
           <div className="address-suggestions">
+            {note && <p>{note}</p>}
             <p>Did you mean:</p>
             <ul>
               {result.suggestions.map((s) => (

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AddressCheck } from '../../islands/address-check/AddressCheck.tsx';
+import { AddressCheck, zipPlaceNote } from '../../islands/address-check/AddressCheck.tsx';
+import { validateAddress, type AddressInput } from '../../src/features/checkout/address.ts';
 
 // 'Validate Address' with a field left empty: 'Missing Information' / 'Please enter a complete
 // address first' beside the address fields, each empty one marked and read with it, never a
@@ -75,5 +76,64 @@ describe('Validate Address with the address incomplete', () => {
     fireEvent.click(button);
     await screen.findByText('Address verified (98% confidence).');
     expect(calls).toContain('POST /api/validate-address');
+  });
+});
+
+describe('Validate Address with a ZIP code that exists and a city that does not match it', () => {
+  // The server's own rule answers, so the island is tested against what /api/validate-address says.
+  beforeEach(() => {
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      calls.push(`${init.method ?? 'GET'} ${url}`);
+      if (url === '/api/session') return Response.json({ csrfToken: 't' });
+      return Response.json(validateAddress(JSON.parse(init.body as string) as AddressInput));
+    });
+  });
+
+  function typeAddress(address: string, city: string, zipCode: string) {
+    fireEvent.input(field('co-address'), { target: { value: address } });
+    fireEvent.input(field('co-city'), { target: { value: city } });
+    fireEvent.input(field('co-zip'), { target: { value: zipCode } });
+  }
+
+  it("keeps 33139 and offers Miami Beach, the ZIP code's own city; choosing it changes only the city", async () => {
+    const button = mount();
+    typeAddress('12 Ocean Ave', 'Miami', '33139');
+    fireEvent.click(button);
+    await screen.findByText('Address Verification Failed');
+    expect(screen.getByText('ZIP code 33139 is in Miami Beach, FL.')).toBeTruthy();
+    const offered = screen.getAllByRole('button').filter((b) => b !== button);
+    expect(offered.map((b) => b.textContent)).toEqual(['12 Ocean Ave, Miami Beach, FL 33139']);
+    fireEvent.click(offered[0]!);
+    expect([field('co-address').value, field('co-city').value, field('co-zip').value]).toEqual(['12 Ocean Ave', 'Miami Beach', '33139']);
+    expect(await screen.findByText('Address verified (100% confidence).')).toBeTruthy();
+  });
+
+  it('verifies a city and ZIP code that belong together, with nothing to choose', async () => {
+    const button = mount();
+    typeAddress('12 Ocean Ave', 'Miami Beach', '33139');
+    fireEvent.click(button);
+    await screen.findByText('Address verified (95% confidence).');
+    expect(screen.queryByText('Did you mean:')).toBeNull();
+    expect(screen.queryByText(/^ZIP code/)).toBeNull();
+  });
+
+  it('says the address could not be verified for a ZIP code that does not exist, with nothing to choose', async () => {
+    const button = mount();
+    typeAddress('12 Ocean Ave', 'Miami', '00000');
+    fireEvent.click(button);
+    await screen.findByText('Address Verification Failed');
+    expect(screen.queryByText('Did you mean:')).toBeNull();
+    expect(screen.getAllByRole('button')).toEqual([button]);
+  });
+});
+
+describe('zipPlaceNote', () => {
+  it.each([
+    [{ city: 'Miami', zipCode: '33139' }, ['12 Ocean Ave, Miami Beach, FL 33139'], 'ZIP code 33139 is in Miami Beach, FL.'],
+    [{ city: 'miami beach', zipCode: '33139' }, ['12 Ocean Ave, Miami Beach, FL 33139'], null],
+    [{ city: 'Miami', zipCode: '33101' }, ['12 Ocean Ave, Miami Beach, FL 33139'], null],
+    [{ city: 'Miami', zipCode: '33139' }, [], null],
+  ])('%o with %o: %s', (typed, suggestions, expected) => {
+    expect(zipPlaceNote(typed, suggestions)).toBe(expected);
   });
 });

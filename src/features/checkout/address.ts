@@ -1,7 +1,13 @@
-import { lookupZip, zipsOfCity, type ZipPlace } from '../pricing/zip.ts';
+import { lookupZip, type ZipPlace } from '../pricing/zip.ts';
 
 // Address validation against the ZIP-code database (no network). It checks what can be
 // checked offline: the ZIP code exists and belongs to the city. The street is not verified.
+//
+// A ZIP code that exists is the one thing the parent typed that the database can vouch for, so
+// it is never replaced: a city that does not match it is corrected to the ZIP code's own city
+// (12 Ocean Ave, Miami, 33139 becomes Miami Beach, FL 33139). Suggesting another ZIP code of the
+// typed city would send the parcel to a different street. The database holds one city per ZIP
+// code, so that is the one suggestion.
 
 export interface AddressInput {
   address: string;
@@ -17,36 +23,24 @@ export interface AddressValidation {
   suggestions: string[];
 }
 
-const MAX_SUGGESTIONS = 3;
-
 export function validateAddress({ address, city, zipCode }: AddressInput): AddressValidation {
-  const street = tidy(address);
-  const place = lookupZip(zipCode.trim());
+  return judgeAddress({ street: address, city }, lookupZip(zipCode.trim()));
+}
+
+/** The verdict on a street and city, given the place their ZIP code belongs to (undefined: no such ZIP code). */
+export function judgeAddress({ street: typed, city }: { street: string; city: string }, place: ZipPlace | undefined): AddressValidation {
+  if (!place) return { isValid: false, confidence: 0, suggestions: [] };
+  const street = tidy(typed);
   const streetLooksReal = /\d/.test(street) && /[a-z]{2}/i.test(street);
-
-  if (place) {
-    const cityMatches = sameCity(place.city, city);
-    const confidence = (cityMatches ? 60 : 25) + (streetLooksReal ? 35 : 10);
-    return {
-      isValid: cityMatches && streetLooksReal,
-      confidence: Math.min(confidence, 95),
-      suggestions: cityMatches && streetLooksReal ? [format(street, place)] : suggestFor(street, city, place),
-    };
-  }
-  // An unknown ZIP code: offer the city's own ZIP codes when the city is known in some state.
-  return { isValid: false, confidence: 0, suggestions: suggestFor(street, city, undefined) };
+  const cityMatches = sameCity(place.city, city);
+  return {
+    isValid: cityMatches && streetLooksReal,
+    confidence: Math.min((cityMatches ? 60 : 25) + (streetLooksReal ? 35 : 10), 95),
+    suggestions: [format(street, place)],
+  };
 }
 
-function suggestFor(street: string, city: string, place: ZipPlace | undefined): string[] {
-  const candidates: ZipPlace[] = [];
-  if (place) {
-    candidates.push(...zipsOfCity(city, place.state));
-    candidates.push(place);
-  }
-  return [...new Map(candidates.map((c) => [format(street, c), c])).keys()].slice(0, MAX_SUGGESTIONS);
-}
-
-export function format(street: string, place: ZipPlace): string {
+function format(street: string, place: ZipPlace): string {
   return `${street}, ${titleCase(place.city)}, ${place.state} ${place.zip}`;
 }
 

@@ -22,8 +22,3 @@ export function lookupZip(zip: string): ZipPlace | undefined {
   const place = zipcodes().lookup(zip);
   return place ? { zip: place.zip, city: place.city, state: place.state } : undefined;
 }
-
-/** ZIP codes of a city in a state, for suggestions when a ZIP code and city disagree. */
-export function zipsOfCity(city: string, state: string): ZipPlace[] {
-  return (zipcodes().lookupByName(city, state) ?? []).map((p) => ({ zip: p.zip, city: p.city, state: p.state }));
-}

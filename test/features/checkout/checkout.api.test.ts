@@ -58,6 +58,18 @@ describe('totals', () => {
     const res = await new Buyer(shop).send('post', '/api/validate-address', SHIPPING);
     expect(res.body).toEqual({ isValid: true, confidence: 95, suggestions: ['214 Maple Street, Portland, OR 97205'] });
   });
+
+  it('keeps a ZIP code that exists and offers its own city: Miami, 33139 is Miami Beach, FL 33139', async () => {
+    const res = await new Buyer(shop).send('post', '/api/validate-address', { address: '12 Ocean Ave', city: 'Miami', zipCode: '33139' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isValid: false, confidence: 60, suggestions: ['12 Ocean Ave, Miami Beach, FL 33139'] });
+  });
+
+  it('answers a ZIP code that does not exist with no confidence and nothing to choose', async () => {
+    const res = await new Buyer(shop).send('post', '/api/validate-address', { address: '12 Ocean Ave', city: 'Miami', zipCode: '00000' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isValid: false, confidence: 0, suggestions: [] });
+  });
 });
 
 describe('guest checkout with the sandbox', () => {
