@@ -231,6 +231,12 @@ export const phone: BrowserContextOptions = {
   deviceScaleFactor: 2,
 };
 
+/** A small phone: 360x740. */
+export const smallPhone: BrowserContextOptions = {
+  ...phone,
+  viewport: { width: 360, height: 740 },
+};
+
 export const desktop: BrowserContextOptions = {
   viewport: { width: 1280, height: 900 },
 };
