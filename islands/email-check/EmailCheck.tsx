@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ACCOUNT_MESSAGES as M } from '../../src/features/accounts/accounts.messages.ts';
 import { EMAIL_PATTERN } from '../../src/lib/email.ts';
 import { api } from '../lib/api.ts';
+import { SignInOffer, type SignInOfferProps } from './SignInOffer.tsx';
 
 export const EMAIL_CHECK_DEBOUNCE_MS = 1000;
 
@@ -19,9 +20,10 @@ const TEXT: Record<EmailCheckState, string> = {
 /**
  * The sign-up form's live email check (docs/architecture.md, "Sign-in, sessions and lockout"). It watches the server-rendered
  * input named by inputId and says, 1 second after typing stops, whether the address is free;
- * while the parent types and while the server answers, it says it is checking.
+ * while the parent types and while the server answers, it says it is checking. With `signIn`
+ * (the guest checkout), an address that has an account is offered a sign-in right there.
  */
-export function EmailCheck({ inputId }: { inputId: string }) {
+export function EmailCheck({ inputId, signIn }: { inputId: string; signIn?: SignInOfferProps }) {
   const [email, setEmail] = useState(() => inputValue(inputId));
   const [state, setState] = useState<EmailCheckState>('empty');
 
@@ -70,7 +72,12 @@ export function EmailCheck({ inputId }: { inputId: string }) {
     }
   }, [inputId, state]);
 
-  return <span className={`email-check email-check-${state}`}>{TEXT[state]}</span>;
+  return (
+    <>
+      <span className={`email-check email-check-${state}`}>{TEXT[state]}</span>
+      {state === 'taken' && signIn && <SignInOffer {...signIn} email={email.trim()} emailId={inputId} />}
+    </>
+  );
 }
 
 function inputValue(id: string): string {

@@ -14,6 +14,12 @@ export const ACCOUNT_MESSAGES = {
   emailTooLong: `Email addresses can be at most ${MAX_EMAIL_LENGTH} characters long`,
   emailTaken: 'This email is already registered. Please use a different email or sign in.',
   emailAvailable: 'Email is available!',
+  // At guest checkout, under 'already registered': the parent who paid with us before signs in there and then.
+  returningParent: {
+    text: 'Welcome back! Sign in with the password you use with us: your cart and the details you typed are kept.',
+    button: 'Sign in and continue',
+    busy: 'Signing in...',
+  },
   emailUnverified: 'Unable to verify email. Please try again.',
   passwordsDiffer: 'Passwords do not match',
   passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
