@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { behindProxy, type Config } from '../../../config.ts';
 import type { Knex } from 'knex';
 import { withinDeadline } from '../../../lib/deadline.ts';
@@ -30,17 +29,22 @@ export interface DatabaseStatus {
 }
 
 export interface EmailStatus {
-  /** SMTP_URL is set; otherwise mail is written as files under `mailDir`. */
+  /** SMTP_URL is set; otherwise mail is written as files on the server, which the page says without naming where. */
   smtpConfigured: boolean;
   ok: boolean;
   error: string | null;
-  mailDir: string | null;
 }
 
 export interface ChecklistItem {
+  /** What the operator reads: a sentence on what is missing and what to do, or that it is done. */
   label: string;
+  /** The settings behind it, named for whoever hosts the shop; none when the operator does it here. */
+  settings: string[];
   done: boolean;
 }
+
+/** Most of the list is the host's to do: the operator reads what it means and whom to ask. */
+const ASK_HOST = 'Ask whoever hosts the shop to';
 
 /** What is waiting for the publisher; null when the database could not say. */
 export interface Today {
@@ -72,14 +76,7 @@ export function checklistFirst(report: Pick<SystemReport, 'testMode' | 'checklis
 
 type StatusConfig = Pick<
   Config,
-  | 'STRIPE_SECRET_KEY'
-  | 'STRIPE_PUBLISHABLE_KEY'
-  | 'STRIPE_WEBHOOK_SECRET'
-  | 'SMTP_URL'
-  | 'PUBLIC_URL'
-  | 'SHOP_NOTIFY_EMAIL'
-  | 'TRUST_PROXY'
-  | 'dataDir'
+  'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SMTP_URL' | 'PUBLIC_URL' | 'SHOP_NOTIFY_EMAIL' | 'TRUST_PROXY'
 >;
 
 export interface SystemStatusDeps {
@@ -127,13 +124,13 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
   }
 
   async function emailStatus(): Promise<EmailStatus> {
-    if (!mailer.smtpConfigured) return { smtpConfigured: false, ok: true, error: null, mailDir: path.join(config.dataDir, 'mail') };
+    if (!mailer.smtpConfigured) return { smtpConfigured: false, ok: true, error: null };
     try {
       const answer = await bounded(() => mailer.verify());
-      return { smtpConfigured: true, ok: answer.ok, error: answer.ok ? null : answer.error, mailDir: null };
+      return { smtpConfigured: true, ok: answer.ok, error: answer.ok ? null : answer.error };
     } catch (err) {
       // The mail server out of reach or refusing us: the report's email line says why.
-      return { smtpConfigured: true, ok: false, error: messageOf(err), mailDir: null };
+      return { smtpConfigured: true, ok: false, error: messageOf(err) };
     }
   }
 
@@ -165,14 +162,54 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
 
   function checklist(enrolledOperator: boolean): ChecklistItem[] {
     const live = /^(sk|rk)_live_/.test(config.STRIPE_SECRET_KEY ?? '') && /^pk_live_/.test(config.STRIPE_PUBLISHABLE_KEY ?? '');
+    const item = (done: boolean, whenDone: string, whenNot: string, settings: string[]): ChecklistItem => ({
+      label: done ? whenDone : whenNot,
+      settings,
+      done,
+    });
     return [
-      { label: 'Stripe live keys set (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY)', done: live },
-      { label: 'Stripe webhook secret set (STRIPE_WEBHOOK_SECRET)', done: Boolean(config.STRIPE_WEBHOOK_SECRET) },
-      { label: 'Mail server set (SMTP_URL)', done: Boolean(config.SMTP_URL) },
-      { label: 'Shop address uses https (PUBLIC_URL)', done: (config.PUBLIC_URL ?? '').startsWith('https://') },
-      { label: 'Shop notification address set (SHOP_NOTIFY_EMAIL)', done: Boolean(config.SHOP_NOTIFY_EMAIL) },
-      { label: 'Reverse proxy declared (TRUST_PROXY)', done: behindProxy(config) },
-      { label: 'An operator signs in with two-step sign-in', done: enrolledOperator },
+      item(
+        live,
+        'Card payments are live: real cards are charged.',
+        `Card payments are in test mode: real cards cannot be charged yet. ${ASK_HOST} add your Stripe live keys.`,
+        ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'],
+      ),
+      item(
+        Boolean(config.STRIPE_WEBHOOK_SECRET),
+        'Stripe tells the shop about every payment, even one finished after the parent closed the page.',
+        `Stripe cannot yet tell the shop about a payment finished after the parent closed the page. ${ASK_HOST} add the Stripe webhook secret.`,
+        ['STRIPE_WEBHOOK_SECRET'],
+      ),
+      item(
+        Boolean(config.SMTP_URL),
+        'Emails are sent through your mail server.',
+        `Emails are not sent yet: order confirmations and password resets are saved as files on the server. ${ASK_HOST} connect a mail server.`,
+        ['SMTP_URL'],
+      ),
+      item(
+        (config.PUBLIC_URL ?? '').startsWith('https://'),
+        "The shop's web address starts with https, so the links in its emails are secure.",
+        `The shop's web address does not start with https yet, so the links in its emails are not secure. ${ASK_HOST} set it, starting with https.`,
+        ['PUBLIC_URL'],
+      ),
+      item(
+        Boolean(config.SHOP_NOTIFY_EMAIL),
+        'You are emailed about each new order and message.',
+        `Nobody is emailed about new orders and messages yet. ${ASK_HOST} set the address the shop writes to.`,
+        ['SHOP_NOTIFY_EMAIL'],
+      ),
+      item(
+        behindProxy(config),
+        'The server knows the proxy in front of it, so each visitor is counted on their own.',
+        `The server does not know about the proxy in front of it, so sign-in limits may treat every visitor as one. ${ASK_HOST} declare the proxy.`,
+        ['TRUST_PROXY'],
+      ),
+      item(
+        enrolledOperator,
+        'An operator signs in with two-step sign-in.',
+        'No operator signs in with two-step sign-in yet: sign in again and turn it on with an authenticator app.',
+        [],
+      ),
     ];
   }
 

@@ -31,11 +31,11 @@ describe('the embedded defaults (sandbox, database, mail to files)', () => {
     expect(page.text).toMatch(/>Connected</);
     expect(page.text).toContain(`<dt>Books</dt><dd>${books}</dd>`);
     expect(page.text).toContain('<dt>Orders</dt><dd>0</dd>');
-    expect(page.text).toContain('Optional: mail is written to files');
+    expect(page.text).toContain('Emails are saved as files on the server, not sent.');
     expect(page.text).toContain('Before you take real payments');
     // Checked from the real configuration: an enrolled operator exists, the rest is unset.
-    expect(page.text).toMatch(/class="done"><span aria-hidden="true">✓<\/span> An operator signs in with two-step sign-in/);
-    expect(page.text).toMatch(/class="todo"><span aria-hidden="true">○<\/span> Mail server set/);
+    expect(page.text).toMatch(/class="done"><span aria-hidden="true">✓<\/span> <span>An operator signs in with two-step sign-in/);
+    expect(page.text).toMatch(/class="todo"><span aria-hidden="true">○<\/span> <span>Emails are not sent yet/);
     for (const card of TEST_CARDS) expect(page.text).toContain(card);
   });
 
