@@ -8,17 +8,36 @@ import type { ContactService } from './contact.service.ts';
 import { bodyFields, summaryOf } from '../../web/validate.ts';
 import { refusal, zodProblems, type Refusal } from '../../web/form-problems.ts';
 
-// GET  /contact   the form
-// POST /contact   plain-HTML submission: saved, then back to the form with a toast;
-//                 on any refusal the form comes back filled in, the reason above it and beside
-//                 each field, and (when the shop could not take it) an address to write to
+// GET  /contact        the form
+// POST /contact        plain-HTML submission: saved, then on to /contact/sent;
+//                      on any refusal the form comes back filled in, the reason above it and beside
+//                      each field, and (when the shop could not take it) an address to write to
+// GET  /contact/sent   'Message Sent Successfully!' in place of the form, saying where the reply
+//                      goes, for as long as the parent stays on it (a reload too), with a link to
+//                      write again; without a message sent in this session, the form
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Who the last message sent in this session will be answered as. */
+    contactSent: { firstName: string; email: string };
+  }
+}
+
 export function contactPages(contact: ContactService, { contactEmail }: { contactEmail: string }): Router {
   const router = Router();
-  const render = (res: Response, view: { values: Record<string, unknown>; problems?: Refusal; sendFailed?: boolean }) =>
-    res.render('contact/form', { title: 'Contact', contactEmail, sendFailed: false, ...view });
+  const render = (
+    res: Response,
+    view: { values: Record<string, unknown>; problems?: Refusal; sendFailed?: boolean; sent?: { firstName: string; email: string } },
+  ) => res.render('contact/form', { title: 'Contact', contactEmail, sendFailed: false, ...view });
 
   router.get('/contact', (_req, res) => {
     render(res, { values: {} });
+  });
+
+  router.get('/contact/sent', (req, res) => {
+    const sent = req.session.contactSent;
+    if (!sent) return res.redirect(303, '/contact');
+    render(res, { values: {}, sent });
   });
 
   router.post('/contact', async (req, res) => {
@@ -52,12 +71,8 @@ export function contactPages(contact: ContactService, { contactEmail }: { contac
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       return render(res.status(status), { values, problems: failed(CONTACT_MESSAGES.failed.text), sendFailed: true });
     }
-    req.session.flash = {
-      title: 'Message Sent Successfully!',
-      text: 'Thank you for reaching out. We typically reply within 24 hours.',
-      variant: 'success',
-    };
-    res.redirect(303, '/contact');
+    req.session.contactSent = { firstName: parsed.data.firstName, email: parsed.data.email };
+    res.redirect(303, '/contact/sent');
   });
 
   return router;

@@ -144,6 +144,18 @@ describe('/dashboard', () => {
     expect(res.text).toMatch(/id="panel-profile" role="tabpanel" aria-labelledby="tab-profile" hidden/);
   });
 
+  it('shows a long email so that it wraps after the @ and before a dot, not mid-word', async () => {
+    const agent = shop.browser();
+    const stamp = Date.now();
+    const parent = newParent({ email: `grandmother.of.three.${stamp}@example.co.uk` });
+    expect((await submit(agent, '/login?tab=signup', '/signup', { ...parent, confirmPassword: parent.password })).status).toBe(303);
+    const res = await agent.get('/dashboard').expect(200);
+    const shown = `<span class="email">grandmother<wbr>.of<wbr>.three<wbr>.${stamp}@<wbr>example<wbr>.co<wbr>.uk</span>`;
+    // In the greeting's line and in the profile's facts.
+    expect(res.text.split(shown)).toHaveLength(3);
+    expect(res.text).toContain(`<dt>Email</dt><dd>${shown}</dd>`);
+  });
+
   it('edits the profile in edit mode; the email stays read-only', async () => {
     const { agent } = await signedUp();
     const edit = await agent.get('/dashboard?tab=profile&edit=1').expect(200);

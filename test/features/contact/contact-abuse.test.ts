@@ -150,7 +150,7 @@ describe('mail to one recipient, whoever sends the form', () => {
     expect(await outboxTo(SHOP_ADDRESS)).toHaveLength(1);
   });
 
-  it('answers the plain-HTML form with the same success toast once the cap is spent', async () => {
+  it('answers the plain-HTML form with the same thank-you once the cap is spent', async () => {
     const agent = capped.browser();
     const ip = freshAddress();
     const page = await agent.get('/contact').set('x-forwarded-for', ip);
@@ -160,8 +160,8 @@ describe('mail to one recipient, whoever sends the form', () => {
       .type('form')
       .send({ ...message({ email: 'victim@example.org' }), _csrf: formToken(page.text) })
       .expect(303)
-      .expect('location', '/contact');
-    expect((await agent.get('/contact')).text).toContain('Message Sent Successfully!');
+      .expect('location', '/contact/sent');
+    expect((await agent.get('/contact/sent')).text).toContain('Message Sent Successfully!');
     expect(await outboxTo('victim@example.org')).toHaveLength(ACKNOWLEDGEMENTS);
   });
 });

@@ -30,7 +30,7 @@ describe('contact page', () => {
     expect(res.text).toContain('within 24 hours');
   });
 
-  it('saves a complete message and answers with the success toast after a redirect', async () => {
+  it('saves a complete message and shows a lasting thank-you in place of the form, saying where the reply goes', async () => {
     const agent = shop.browser();
     const page = await agent.get('/contact');
     const before = (await messages()).length;
@@ -39,14 +39,40 @@ describe('contact page', () => {
       .type('form')
       .send({ ...valid, _csrf: formToken(page.text) })
       .expect(303)
-      .expect('location', '/contact');
-    const after = await agent.get('/contact').expect(200);
-    expect(after.text).toContain('Message Sent Successfully!');
+      .expect('location', '/contact/sent');
+    const sent = await agent.get('/contact/sent').expect(200);
+    expect(sent.text).toContain('<h2 id="contact-sent-title">Message Sent Successfully!</h2>');
+    expect(sent.text).toContain(
+      'Thank you for reaching out, Maya. We\'ll reply to <span class="email">maya@<wbr>example<wbr>.com</span>, typically within 24 hours.',
+    );
+    expect(sent.text).toContain('<a href="/contact" role="button" class="secondary">Send another message</a>');
+    expect(sent.text).not.toContain('id="contact-form"');
+    // Not a toast: it stays on a reload, and the form is one link away.
+    expect(sent.text).not.toContain('toast-success');
+    expect((await agent.get('/contact/sent').expect(200)).text).toContain('Message Sent Successfully!');
+    expect((await agent.get('/contact').expect(200)).text).toContain('id="contact-form"');
     const rows = await messages();
     expect(rows).toHaveLength(before + 1);
     expect(rows.at(-1)).toMatchObject({ email: 'maya@example.com', subject: valid.subject });
     const mail = await shop.db('outbox').where({ toAddress: 'maya@example.com' });
     expect(mail.map((m) => m.subject)).toContain('We received your message');
+  });
+
+  it('sends a visitor who has sent nothing to the form from /contact/sent', async () => {
+    await shop.browser().get('/contact/sent').expect(303).expect('location', '/contact');
+  });
+
+  it('escapes the name and address the thank-you repeats', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/contact');
+    await agent
+      .post('/contact')
+      .type('form')
+      .send({ ...valid, firstName: '<b>Maya</b>', email: 'x"<i>@example.com', _csrf: formToken(page.text) })
+      .expect(303);
+    const sent = await agent.get('/contact/sent').expect(200);
+    expect(sent.text).toContain('Thank you for reaching out, &lt;b&gt;Maya&lt;/b&gt;.');
+    expect(sent.text).toContain('x&quot;&lt;i&gt;@<wbr>example<wbr>.com');
   });
 
   it.each([
