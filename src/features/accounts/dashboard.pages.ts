@@ -6,7 +6,7 @@ import { withFormErrors } from '../../web/form-errors.ts';
 import { errorProblems, refusal, zodProblems, zodRefusal, type FieldProblem, type Refusal } from '../../web/form-problems.ts';
 import { keepRefusal } from '../../web/kept-refusal.ts';
 import { hasSession } from '../../web/session-presence.ts';
-import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import { displayStatus, statusTone } from '../orders/order-status.ts';
 import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import { ACCOUNT_MESSAGES as M, MIN_PASSWORD_LENGTH } from './accounts.messages.ts';
@@ -143,7 +143,6 @@ export function dashboardPages(accounts: AccountsService, orders: OrdersService,
         return {
           ...order,
           displayStatus: status,
-          statusLabel: statusLabel(status),
           statusTone: statusTone(status),
           story: orderStory({ ...order, status }),
           // A pre-order's cancel form: its one-time key (a double click refunds once) and what it gives back.

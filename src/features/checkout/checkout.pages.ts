@@ -5,7 +5,8 @@ import { cartOwner } from '../cart/cart.owner.ts';
 import { cartTotalCents, shipsTogetherNote } from '../cart/cart.rules.ts';
 import { preorderLineLabel } from '../catalog/preorder.rules.ts';
 import type { CartService } from '../cart/cart.service.ts';
-import { displayStatus, statusLabel, statusTone } from '../orders/order-status.ts';
+import { displayStatus, statusBadge } from '../orders/order-status.ts';
+import { dtoMoney } from '../orders/order.dto.ts';
 import { orderStory } from '../orders/order-story.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
@@ -95,7 +96,7 @@ export function checkoutPages(deps: {
       title: story.heading,
       order,
       story,
-      status: { label: statusLabel(status), tone: statusTone(status) },
+      status: statusBadge(status, dtoMoney(order)),
     });
   });
 

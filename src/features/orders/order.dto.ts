@@ -1,14 +1,17 @@
-import { toDecimal } from '../../lib/money.ts';
+import { toCents, toDecimal } from '../../lib/money.ts';
 import type { Order } from '../../models/Order.ts';
 import { trackingUrl } from './carriers.ts';
 import { decimalTotals, type DecimalTotals } from '../pricing/pricing.ts';
-import { displayStatus } from './order-status.ts';
+import { displayStatus, statusLabel, type OrderMoney } from './order-status.ts';
 import { orderShipsOn } from './preorder-facts.ts';
 
 /** An order as the API, the dashboard and the confirmation page show it (docs/architecture.md, "What the API answers"). */
 export interface OrderDto {
   id: number;
+  /** The display status, a machine value ('succeeded', 'shipped'...): kept as it was for the API's callers. */
   status: string;
+  /** What a parent reads for it ("Paid", "Partly refunded", "Shipped"): order-status.ts, statusLabel. */
+  statusLabel: string;
   totalAmount: string;
   createdAt: string;
   stripePaymentIntentId: string | null;
@@ -56,10 +59,17 @@ export function toBreakdown(order: Order): OrderBreakdown {
   });
 }
 
+/** An order's money as its status label weighs it (order-status.ts, statusLabel). */
+export function dtoMoney(order: Pick<OrderDto, 'totalAmount' | 'refundedAmount'>): OrderMoney {
+  return { totalCents: toCents(order.totalAmount), refundedCents: toCents(order.refundedAmount) };
+}
+
 export function toOrderDto(order: Order): OrderDto {
+  const status = displayStatus(order.status);
   return {
     id: order.id,
-    status: displayStatus(order.status),
+    status,
+    statusLabel: statusLabel(status, { totalCents: order.totalAmount, refundedCents: order.refundedAmount }),
     totalAmount: toDecimal(order.totalAmount),
     createdAt: order.createdAt.toISOString(),
     stripePaymentIntentId: order.stripePaymentIntentId,

@@ -4,7 +4,8 @@ import { parse } from '../../web/validate.ts';
 import { paymentIntentId } from '../payments/payment-intent-id.ts';
 import { orderId } from './orders.schemas.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
-import { displayStatus } from './order-status.ts';
+import { displayStatus, statusLabel } from './order-status.ts';
+import { dtoMoney } from './order.dto.ts';
 import type { OrdersService } from './orders.service.ts';
 import { requestLogger } from '../../web/request-log.ts';
 
@@ -37,7 +38,7 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
 
   router.get('/orders/:id/stripe-status', async (req, res) => {
     const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! });
-    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent', status: order.status });
+    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent', status: order.status, statusLabel: order.statusLabel });
     const stripeStatus = await payments
       .retrievePaymentIntent(order.stripePaymentIntentId)
       .then((intent) => intent.status as string)
@@ -47,7 +48,8 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
         return 'stripe_error';
       });
     // order.status is already the display status without the provider's word; this adds it.
-    res.json({ stripeStatus, status: displayStatus(order.status, stripeStatus) });
+    const status = displayStatus(order.status, stripeStatus);
+    res.json({ stripeStatus, status, statusLabel: statusLabel(status, dtoMoney(order)) });
   });
 
   return router;

@@ -4,7 +4,8 @@ import { formatUsd, toCents } from '../../lib/money.ts';
 import { BadRequest, isClientError, Unavailable } from '../../web/errors.ts';
 import { errorProblems, refusal, zodProblems, type FieldProblem } from '../../web/form-problems.ts';
 import { bodyFields } from '../../web/validate.ts';
-import { displayStatus, statusLabel, statusTone } from './order-status.ts';
+import { displayStatus, statusBadge } from './order-status.ts';
+import { dtoMoney } from './order.dto.ts';
 import { orderStory } from './order-story.ts';
 import { cancelLinkInput, cancelLinkQuery } from './orders.schemas.ts';
 import { CANCEL_LINK_PATH, PREORDER_CANCEL_MESSAGES as M, type PreorderCancel } from './preorder-cancel.ts';
@@ -54,7 +55,7 @@ export function preorderCancelPages(preorders: PreorderCancel): Router {
       title: `Order #${order.id}`,
       order,
       story,
-      status: { label: statusLabel(status), tone: statusTone(status) },
+      status: statusBadge(status, dtoMoney(order)),
       // Told where the button was: a refused cancel, or why this order can no longer be canceled
       // here (a canceled order's own story says so already).
       problems: refusal({

@@ -119,7 +119,11 @@ describe('guest checkout with the sandbox', () => {
       tax: '0.00',
       total: '41.47',
     });
-    expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'succeeded' });
+    expect((await buyer.get(`/api/orders/${order.id}/stripe-status`)).body).toEqual({
+      stripeStatus: 'succeeded',
+      status: 'succeeded',
+      statusLabel: 'Paid',
+    });
 
     await flushMail(shop);
     const mails = await shop.db('outbox').where({ toAddress: buyer.parent.email }).select('subject', 'textBody', 'htmlBody');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayStatus, statusLabel } from '../../../src/features/orders/order-status.ts';
+import { displayStatus } from '../../../src/features/orders/order-status.ts';
 import { parentCancelRefusal } from '../../../src/features/orders/preorder-cancel.rules.ts';
 import { assertTransition } from '../../../src/features/orders/order-transitions.ts';
 import { trackingUrl } from '../../../src/features/orders/carriers.ts';
@@ -45,14 +45,6 @@ describe('trackingUrl', () => {
     expect(trackingUrl('DHL', '55')).toContain('tracking-id=55');
     expect(trackingUrl('Other', 'X1')).toBeNull();
     expect(trackingUrl(null, null)).toBeNull();
-  });
-});
-
-describe('statusLabel', () => {
-  it('spells a paid pre-order "Pre-ordered", and the rest from their words', () => {
-    expect(statusLabel('preordered')).toBe('Pre-ordered');
-    expect(statusLabel('requires_payment_method')).toBe('Requires payment method');
-    expect(statusLabel('succeeded')).toBe('Succeeded');
   });
 });
 

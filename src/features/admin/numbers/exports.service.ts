@@ -160,7 +160,7 @@ export function createExports(db: Db) {
             yield {
               order: Number(order.id),
               date: utcDay(order.createdAt),
-              status: statusLabel(displayStatus(order.status)),
+              status: statusLabel(displayStatus(order.status), { totalCents: order.totalAmount, refundedCents: order.refundedAmount }),
               customer_email: emails.get(Number(order.userId)) ?? '',
               ship_to_state: order.state ?? '',
               title: item.title,

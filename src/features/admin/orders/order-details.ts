@@ -1,7 +1,7 @@
 import type { Db } from '../../../db.ts';
 import type { Logger } from '../../../log.ts';
 import { toDate } from '../../../lib/dates.ts';
-import { formatUsd, toDecimal, type Cents } from '../../../lib/money.ts';
+import { formatUsd, toDecimal } from '../../../lib/money.ts';
 import { AuditEntry } from '../../../models/AuditEntry.ts';
 import { Order } from '../../../models/Order.ts';
 import { Refund } from '../../../models/Refund.ts';
@@ -9,7 +9,7 @@ import { User } from '../../../models/User.ts';
 import { NotFound } from '../../../web/errors.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { toOrderDto } from '../../orders/order.dto.ts';
-import { displayStatus, statusLabel, statusTone } from '../../orders/order-status.ts';
+import { displayStatus, statusBadge, statusLabel, type OrderMoney } from '../../orders/order-status.ts';
 import { orderTimeline } from './order-timeline.ts';
 
 // What the operator's order page shows, read in one place. The provider is asked for the
@@ -21,19 +21,15 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', tim
 export const dateTime = (d: Date) => `${dateTimeFormat.format(d)} UTC`;
 
 /**
- * The payment as the provider holds it, in words. A refund does not change a payment's status
- * at the provider (Stripe's stays 'succeeded'), so money given back is told from the order's
- * refunded total: a canceled order's payment reads as refunded, never as a success.
+ * The payment as the provider holds it, in the words of the order's badge (statusLabel). A
+ * refund does not change a payment's status at the provider (Stripe's stays 'succeeded'), so
+ * money given back is told from the order's refunded total, with how much when it is a part.
  */
-export function providerStatusText(
-  paymentStatus: string,
-  { totalCents, refundedCents }: { totalCents: Cents; refundedCents: Cents },
-): string {
+export function providerStatusText(paymentStatus: string, money: OrderMoney): string {
   if (paymentStatus === 'stripe_error') return 'unavailable';
-  if (paymentStatus === 'succeeded' && refundedCents > 0) {
-    return refundedCents >= totalCents ? 'Refunded in full' : `Partly refunded (${formatUsd(refundedCents)} of ${formatUsd(totalCents)})`;
-  }
-  return statusLabel(paymentStatus);
+  if (paymentStatus === 'no_payment_intent') return 'No payment on record';
+  const label = statusLabel(paymentStatus, money);
+  return label === 'Partly refunded' ? `${label} (${formatUsd(money.refundedCents)} of ${formatUsd(money.totalCents)})` : label;
 }
 
 export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; payments: PaymentProvider; log: Logger }) {
@@ -88,7 +84,7 @@ export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; pay
       return {
         order: toOrderDto(order),
         orderStatus: order.status,
-        status: { label: statusLabel(status), tone: statusTone(status) },
+        status: statusBadge(status, { totalCents: order.totalAmount, refundedCents: order.refundedAmount }),
         customer: { name: customerName, email: customer?.email ?? '' },
         payment: {
           providerId: order.stripePaymentIntentId,

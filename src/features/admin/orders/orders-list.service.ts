@@ -1,7 +1,7 @@
 import type { Db } from '../../../db.ts';
 import { toDecimal } from '../../../lib/money.ts';
 import { Order } from '../../../models/Order.ts';
-import { displayStatus, statusLabel, statusTone } from '../../orders/order-status.ts';
+import { displayStatus, statusBadge } from '../../orders/order-status.ts';
 import { containsPattern, PAGE_SIZE, pageWindow, type Page } from '../../../lib/paging.ts';
 
 /**
@@ -74,7 +74,7 @@ export function createOrdersList(db: Db) {
       const total = Number(counted.n);
       const { page, pageCount, offset } = pageWindow(input.page, total);
       const rows = await matching(input)
-        .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+        .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.refundedAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
         .select('orders.giftNote', 'orders.giftRecipient')
         .select(db('orderItems').sum('quantity').where('orderItems.orderId', db.ref('orders.id')).as('itemCount'))
         .orderBy([
@@ -105,7 +105,7 @@ function toRow(row: Order & Record<string, unknown>): OrderRow {
     email: row.email as string,
     itemCount: Number(row.itemCount ?? 0),
     total: toDecimal(row.totalAmount),
-    status: { label: statusLabel(status), tone: statusTone(status) },
+    status: statusBadge(status, { totalCents: row.totalAmount, refundedCents: row.refundedAmount }),
     // The same test as the gift slip's: a note or a name makes an order a gift.
     gift: row.giftNote || row.giftRecipient ? { note: row.giftNote || null, recipient: row.giftRecipient || null } : null,
   };

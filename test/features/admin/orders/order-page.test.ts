@@ -79,7 +79,11 @@ describe('shipping an order', () => {
       trackingUrl: trackingLink,
       estimatedDelivery: '2026-12-02',
     });
-    expect((await buyer.get(`/api/orders/${orderId}/stripe-status`)).body).toEqual({ stripeStatus: 'succeeded', status: 'shipped' });
+    expect((await buyer.get(`/api/orders/${orderId}/stripe-status`)).body).toEqual({
+      stripeStatus: 'succeeded',
+      status: 'shipped',
+      statusLabel: 'Shipped',
+    });
 
     await flushMail(shop);
     const mail = sink.received.find((m) => m.rcptTo.includes(buyer.parent.email) && m.raw.includes(`order #${orderId} is on its way`));

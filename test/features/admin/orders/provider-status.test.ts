@@ -12,15 +12,16 @@ import { orderForm, placePaidOrder, postForm } from '../../../helpers/orders.ts'
 describe('the provider status in words', () => {
   const paid = { totalCents: 4646, refundedCents: 0 };
   it('reads as refunded once money went back, in full or in part', () => {
-    expect(providerStatusText('succeeded', paid)).toBe('Succeeded');
-    expect(providerStatusText('succeeded', { totalCents: 4646, refundedCents: 4646 })).toBe('Refunded in full');
+    expect(providerStatusText('succeeded', paid)).toBe('Paid');
+    expect(providerStatusText('succeeded', { totalCents: 4646, refundedCents: 4646 })).toBe('Refunded');
     expect(providerStatusText('succeeded', { totalCents: 4646, refundedCents: 250 })).toBe('Partly refunded ($2.50 of $46.46)');
   });
 
-  it('keeps the provider\u2019s other statuses, and says when it could not be asked', () => {
-    expect(providerStatusText('requires_payment_method', paid)).toBe('Requires payment method');
+  it('says the provider\u2019s other statuses in the badge\u2019s words, and when it could not be asked or holds no payment', () => {
+    expect(providerStatusText('requires_payment_method', paid)).toBe('Waiting for payment');
     expect(providerStatusText('canceled', paid)).toBe('Canceled');
     expect(providerStatusText('stripe_error', paid)).toBe('unavailable');
+    expect(providerStatusText('no_payment_intent', paid)).toBe('No payment on record');
   });
 });
 
@@ -35,11 +36,11 @@ describe('on the order page', () => {
 
   const providerStatus = (html: string) => /Provider status<\/dt><dd>([^<]*)<\/dd>/.exec(html)?.[1];
 
-  it('a canceled order\u2019s payment reads as refunded in full; a partly refunded one says how much', async () => {
+  it('a canceled order\u2019s payment reads as refunded; a partly refunded one says how much', async () => {
     const { orderId } = await placePaidOrder(shop);
     const { agent } = await operatorBrowser(shop);
     let form = await orderForm(agent, orderId);
-    expect(providerStatus(form.html)).toBe('Succeeded');
+    expect(providerStatus(form.html)).toBe('Paid');
 
     await postForm(agent, `/admin/orders/${orderId}/refund`, {
       _csrf: form.csrf,
@@ -52,7 +53,7 @@ describe('on the order page', () => {
 
     await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
     const page = (await agent.get(`/admin/orders/${orderId}`).expect(200)).text;
-    expect(providerStatus(page)).toBe('Refunded in full');
+    expect(providerStatus(page)).toBe('Refunded');
     expect(textOf(page)).not.toContain('Succeeded');
   });
 });

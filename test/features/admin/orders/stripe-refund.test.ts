@@ -48,7 +48,7 @@ describe('refunds through Stripe', () => {
     const { orderId, totalCents, paymentIntentId } = await paidStripeOrder();
     const { agent } = await operatorBrowser(shop);
     const form = await orderForm(agent, orderId);
-    expect(form.html).toContain('Provider status</dt><dd>Succeeded');
+    expect(form.html).toContain('Provider status</dt><dd>Paid');
     const start = standIn.requests.length;
     const res = await postForm(agent, `/admin/orders/${orderId}/cancel`, { _csrf: form.csrf, requestKey: form.cancelKey, confirm: 'yes' });
     expect(res.status).toBe(303);
