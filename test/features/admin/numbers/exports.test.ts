@@ -154,6 +154,25 @@ describe('the CSV exports', () => {
     expect(notesOf(none)).toEqual(['']);
   });
 
+  it('says each order’s status in the words of the admin list, money given back included', async () => {
+    const customer = await insertCustomer(shop.db);
+    const placed = at(170);
+    const orderOf = (status: string, refunded = '0.00') =>
+      insertOrder(shop.db, { userId: customer.id, status, createdAt: placed, total: '20.00', amounts: { refunded } });
+    const expected = new Map([
+      [await orderOf('succeeded'), 'Paid'],
+      [await orderOf('succeeded', '2.50'), 'Partly refunded'],
+      [await orderOf('succeeded', '20.00'), 'Refunded'],
+      [await orderOf('preordered'), 'Pre-ordered'],
+      [await orderOf('shipped', '2.50'), 'Shipped'],
+      [await orderOf('delivered'), 'Delivered'],
+      [await orderOf('canceled', '20.00'), 'Canceled'],
+    ]);
+    const res = await agent.get(`/admin/exports/orders.csv?from=${day(170)}&to=${day(170)}`).expect(200);
+    const statuses = new Map(rowsOf(res).map((r) => [Number(r.order), r.status]));
+    expect(statuses).toEqual(expected);
+  });
+
   it('sums sales tax per state and month exactly, leaving canceled orders out', async () => {
     const res = await agent.get(`/admin/exports/sales-tax.csv?from=${day(100)}&to=${day(0)}`).expect(200);
     expect(res.headers['content-disposition']).toBe(`attachment; filename=sales-tax-${day(100)}-to-${day(0)}.csv`);
