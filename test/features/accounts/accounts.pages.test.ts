@@ -240,6 +240,19 @@ function summaryOf(html: string) {
 }
 
 describe('refused account forms', () => {
+  it('the forgot-password form sent empty from the sign-in page (no script) says so beside the field on the reset page', async () => {
+    const res = await submit(shop.browser(), '/login', '/reset-password', { email: '' });
+    expect(res.status).toBe(400);
+    expect(summaryOf(res.text)).toEqual({
+      form: 'reset',
+      focused: true,
+      title: 'Reset Failed',
+      lead: null,
+      items: [['reset-email', 'Please enter your email address']],
+    });
+    expect(res.text).toMatch(/<input id="reset-email"[^>]*aria-invalid="true"/);
+  });
+
   it('a sign-up missing everything lists each field at once, marks them, and keeps the names and email but no password', async () => {
     const res = await submit(shop.browser(), '/login?tab=signup', '/signup', {
       firstName: '',
