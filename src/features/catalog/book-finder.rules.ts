@@ -25,6 +25,15 @@ export function inAgeBand(ageRange: string, band: AgeBand): boolean {
   return ages !== undefined && ages[0] <= high && ages[1] >= low;
 }
 
+/**
+ * The bands the age menu offers: those with a book listed in them, so no choice always finds
+ * nothing (no book is for ages 0-2 yet). The band in the address stays, so an old link's menu
+ * still says what it shows.
+ */
+export function offeredAgeBands(ageRanges: readonly string[], chosen?: AgeBand): AgeBand[] {
+  return AGE_BANDS.filter((band) => band === chosen || ageRanges.some((ages) => inAgeBand(ages, band)));
+}
+
 const titleOrder = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 const comparators: Record<BookSort, (a: BookDto, b: BookDto) => number> = {

@@ -26,19 +26,19 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
 
   router.get('/books', async (req, res) => {
     const { query, notices } = finderQuery(req.query);
+    const loaded = await Promise.all([catalog.findBooks(query), catalog.ageBands(query.age)]).catch((err: unknown) => {
+      log.error({ err }, 'catalogue failed to load');
+      return undefined;
+    });
     const finder = {
       query,
       notices,
-      ageBands: AGE_BANDS,
+      ageBands: loaded?.[1] ?? AGE_BANDS,
       shows: SHOW_OPTIONS,
       sorts: SORT_CHOICES,
       unsearchable: query.q !== '' && !searchWords(query.q).length,
     };
-    const books = await catalog.findBooks(query).catch((err: unknown) => {
-      log.error({ err }, 'catalogue failed to load');
-      return undefined;
-    });
-    if (books) return renderPage(res, 'catalog/index', { title: 'Our Books', books, finder }, [SHOWS.list]);
+    if (loaded) return renderPage(res, 'catalog/index', { title: 'Our Books', books: loaded[0], finder }, [SHOWS.list]);
     res.status(503).render('catalog/index', { title: 'Our Books', books: [], finder, loadFailed: true });
   });
 

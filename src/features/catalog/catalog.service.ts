@@ -3,7 +3,7 @@ import type { Db } from '../../db.ts';
 import { Book } from '../../models/Book.ts';
 import { NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from './book.dto.ts';
-import { inAgeBand, sortBooks } from './book-finder.rules.ts';
+import { inAgeBand, offeredAgeBands, sortBooks, type AgeBand } from './book-finder.rules.ts';
 import { searchBookIds } from './book-search.ts';
 import type { BookFinderQuery, BookListQuery } from './catalog.schemas.ts';
 import { catalogueSnapshots, type CatalogueSnapshot } from './catalogue-snapshot.ts';
@@ -82,6 +82,14 @@ export function createCatalogService(
         found = found.filter((book) => isForthcoming(book.publishedOn, day));
       }
       return sort ? sortBooks(found, sort) : found;
+    },
+
+    /** The age menu's bands: each with a listed book, and the one chosen (book-finder.rules.ts). */
+    async ageBands(chosen?: AgeBand): Promise<AgeBand[]> {
+      return offeredAgeBands(
+        (await snapshot()).books.map((book) => book.ageRange),
+        chosen,
+      );
     },
 
     async getBook(id: number): Promise<BookDto> {

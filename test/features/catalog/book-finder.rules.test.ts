@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inAgeBand } from '../../../src/features/catalog/book-finder.rules.ts';
+import { inAgeBand, offeredAgeBands } from '../../../src/features/catalog/book-finder.rules.ts';
 import { MAX_WORDS, searchWords } from '../../../src/features/catalog/book-search.ts';
 
 describe('inAgeBand', () => {
@@ -16,6 +16,18 @@ describe('inAgeBand', () => {
     ['all ages', '3-5', false],
   ] as const)('a %s book is in band %s: %s', (ages, band, expected) => {
     expect(inAgeBand(ages, band)).toBe(expected);
+  });
+});
+
+describe('offeredAgeBands', () => {
+  it('offers the bands some book is in, in their order, and no band no book is in', () => {
+    expect(offeredAgeBands(['3-5', '4-7', '6-9', '3-9'])).toEqual(['3-5', '6-9', '9-12']);
+    expect(offeredAgeBands(['1-3'])).toEqual(['0-2', '3-5']);
+    expect(offeredAgeBands(['', 'all ages'])).toEqual([]);
+  });
+
+  it('keeps the chosen band even with no book in it', () => {
+    expect(offeredAgeBands(['3-5'], '0-2')).toEqual(['0-2', '3-5']);
   });
 });
 
