@@ -94,6 +94,20 @@ describe('GET /books/:id', () => {
     expect(html).not.toContain('<option value="6">');
   });
 
+  it('reads in the order a phone shows it: cover, then title, byline and price together, then the buy form and Share', async () => {
+    const html = (await shop.browser().get('/books/1').expect(200)).text.split('<section class="recommended"')[0]!;
+    // A phone sets this group beside a smaller cover, with the buy form under both in the first screen.
+    const heading = /<div class="book-heading">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    expect(heading).toMatch(/<h1>[^<]+<\/h1>/);
+    expect(heading).toContain('class="byline"');
+    expect(heading).toContain('<span class="price">$');
+    expect(heading).not.toContain('<form');
+    const at = (marker: string) => html.indexOf(marker);
+    const order = ['class="book-cover"', 'class="book-heading"', '<form method="post" action="/cart" class="add-to-cart', 'data-share'];
+    expect(order.every((marker) => at(marker) > 0)).toBe(true);
+    expect([...order].sort((a, b) => at(a) - at(b))).toEqual(order);
+  });
+
   it('keeps the same recommendations, and so the same ETag, through sales and all day', async () => {
     const recommendedIds = (html: string) =>
       [...html.split('Recommended Further Readings')[1]!.matchAll(/href="\/books\/(\d+)"/g)].map((m) => m[1]);
