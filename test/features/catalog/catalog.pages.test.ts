@@ -108,6 +108,26 @@ describe('GET /books/:id', () => {
     expect([...order].sort((a, b) => at(a) - at(b))).toEqual(order);
   });
 
+  it('shows a book without a cover with the drawn placeholder, in a cover’s shape, and says so in its words', async () => {
+    const book = await Book.query(shop.db).findById(6);
+    await shop.db.transaction(async (trx) => {
+      await Book.query(trx).findById(6).patch({ imageUrl: null });
+      await bumpCatalogueVersion(trx);
+    });
+    try {
+      const html = (await shop.browser().get('/books/6').expect(200)).text.split('<section class="recommended"')[0]!;
+      const img = /<figure class="book-cover">\s*(<img[^>]*>)/.exec(html)?.[1] ?? '';
+      expect(img).toContain('src="/images/placeholder-cover.svg"');
+      expect(img).toContain(`alt="${book!.title.replace("'", '&#39;')}: cover coming soon"`);
+      expect(img).toContain('width="600" height="900"');
+    } finally {
+      await shop.db.transaction(async (trx) => {
+        await Book.query(trx).findById(6).patch({ imageUrl: book!.imageUrl });
+        await bumpCatalogueVersion(trx);
+      });
+    }
+  });
+
   it('keeps the same recommendations, and so the same ETag, through sales and all day', async () => {
     const recommendedIds = (html: string) =>
       [...html.split('Recommended Further Readings')[1]!.matchAll(/href="\/books\/(\d+)"/g)].map((m) => m[1]);
