@@ -3,7 +3,8 @@
 //  1. Guest: book page -> cart drawer -> 'Proceed to Checkout' -> details and address -> totals
 //     (shipping $7.99, tax $0.00 for one $16.99 book to Portland OR 97205) -> 'Validate Address'
 //     -> pay with 4242... -> 'Payment Successful!' -> /order-confirmation -> signed in -> the order
-//     on /dashboard?tab=orders. axe + screenshots of the filled checkout, the confirmation and the orders tab.
+//     on /dashboard?tab=orders, both saying 'Paid' (the payment's reference only as a line for
+//     support). axe + screenshots of the filled checkout, the confirmation and the orders tab.
 //  2. Guest: a declined card (4000 0000 0000 0002) leaves no order and stays on the page (axe +
 //     screenshot with the reason beside Pay); the same page then pays with 4242....
 //  3. 3D Secure (4000 0025 0000 3155) passed: the bank's dialog (axe + screenshot), then the order.
@@ -157,6 +158,13 @@ async function expectConfirmation(page: Page, orderId: number, shipTo: Address, 
   const facts = page.locator('dl.order-facts');
   const fact = (term: string) => facts.locator(`dt:text-is("${term}") + dd`);
   expect(await fact('Order number').innerText()).toBe(`#${orderId}`);
+  // The shop's word for a paid order, never the payment provider's; the payment's reference is a
+  // line for support under the order, not one of its facts.
+  expect(await fact('Status').innerText()).toBe('Paid');
+  expect(await facts.innerText()).not.toMatch(/succeeded|payment id|pi_/i);
+  expect(await page.getByText('Payment reference (for our support team):').innerText()).toMatch(
+    /^Payment reference \(for our support team\): pi_sbx_[0-9a-f]+$/,
+  );
   expect(await fact('Ships to').innerText()).toBe(`${shipTo.address}, ${shipTo.city}, ${shipTo.state} ${shipTo.zipCode}`);
   expect(await page.locator('.summary-lines li').allInnerTexts()).toEqual([expect.stringContaining(book.title)]);
   const summary = page.locator('dl.summary-totals');
@@ -192,6 +200,8 @@ async function expectOrderListed(page: Page, orderId: number): Promise<void> {
   expect(await orders.locator('h3').allInnerTexts()).toEqual([`Order #${orderId}`]);
   expect(await orders.innerText()).toContain(`Total ${PORTLAND_TOTALS.total}`);
   expect(await orders.innerText()).toContain(`1 × ${book.title}`);
+  expect(await orders.locator('.order-header .status').innerText()).toBe('Paid');
+  expect(await orders.innerText()).not.toMatch(/succeeded|requires|pi_/i);
 }
 
 async function expectNoOrders(page: Page): Promise<void> {

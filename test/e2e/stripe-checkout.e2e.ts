@@ -394,8 +394,11 @@ test.describe('checkout on Stripe (stand-ins for Stripe.js and the Stripe API), 
       expect(await page.locator('h1').innerText()).toBe('Order Confirmed!');
       const fact = (term: string) => page.locator(`dl.order-facts dt:text-is("${term}") + dd`);
       expect(await fact('Order number').innerText()).toBe(`#${orderId}`);
-      expect(await fact('Payment id').innerText()).toBe(intentId);
-      expect(await fact('Status').innerText()).toBe('Succeeded');
+      expect(await fact('Status').innerText()).toBe('Paid');
+      // The payment's reference is a line for support, not one of the order's facts.
+      expect(await page.getByText('Payment reference (for our support team):').innerText()).toBe(
+        `Payment reference (for our support team): ${intentId}`,
+      );
       expect(await fact('Ships to').innerText()).toBe(`${PORTLAND.address}, ${PORTLAND.city}, ${PORTLAND.state} ${PORTLAND.zipCode}`);
       expect(await page.locator('.summary-lines li').allInnerTexts()).toEqual([expect.stringContaining(book.title)]);
       expect(await page.locator('dl.summary-totals dt:text-is("Total") + dd').innerText()).toBe(PORTLAND_TOTALS.total);
