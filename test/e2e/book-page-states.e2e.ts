@@ -232,8 +232,10 @@ for (const [size, options, isPhone] of SIZES) {
           // A book without a cover shows the drawn placeholder, in a cover's shape.
           const cover = (await page.locator('.book-cover img').boundingBox())!;
           expect(cover.height / cover.width).toBeCloseTo(1.5, 1);
-          if (state.name === 'no-cover')
-            expect(await page.locator('.book-cover img').getAttribute('src')).toBe('/images/placeholder-cover.svg');
+          if (state.name === 'no-cover') {
+            await expect(page.locator('.book-cover img')).toHaveAttribute('src', '/images/placeholder-cover.svg');
+            await expect(page.locator('.book-cover img')).toHaveAccessibleName(`${state.title}: cover coming soon`);
+          }
 
           expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
           await screenshot(page, `book-page-${state.name}-${size}`, { fullPage: false });
