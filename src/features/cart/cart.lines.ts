@@ -104,7 +104,7 @@ export async function setLine(db: Db, cartId: number, bookId: number, quantity: 
 
 /**
  * Adds copies to a line, or makes it, in one upsert that caps the sum at `limit` rather than
- * refusing: what merging a visitor's cart at sign-in does.
+ * refusing: what buying an order again does.
  */
 export async function addToLineCapped(db: Db, cartId: number, bookId: number, quantity: number, limit: number): Promise<void> {
   const first = Math.min(quantity, limit);
@@ -112,5 +112,18 @@ export async function addToLineCapped(db: Db, cartId: number, bookId: number, qu
   const upsert = isMySql(db)
     ? 'insert into cart_items (cart_id, book_id, quantity) values (?, ?, ?) on duplicate key update quantity = least(quantity + values(quantity), ?)'
     : 'insert into cart_items (cart_id, book_id, quantity) values (?, ?, ?) on conflict (cart_id, book_id) do update set quantity = min(quantity + excluded.quantity, ?)';
+  await db.raw(upsert, [cartId, bookId, first, limit]);
+}
+
+/**
+ * Makes a line, or keeps the larger of its quantity and `quantity`, capped at `limit`, in one
+ * upsert: what merging a visitor's cart at sign-in does (mergedQuantity in cart.rules.ts).
+ */
+export async function keepLargerLineCapped(db: Db, cartId: number, bookId: number, quantity: number, limit: number): Promise<void> {
+  const first = Math.min(quantity, limit);
+  if (first < 1) return;
+  const upsert = isMySql(db)
+    ? 'insert into cart_items (cart_id, book_id, quantity) values (?, ?, ?) on duplicate key update quantity = least(greatest(quantity, values(quantity)), ?)'
+    : 'insert into cart_items (cart_id, book_id, quantity) values (?, ?, ?) on conflict (cart_id, book_id) do update set quantity = min(max(quantity, excluded.quantity), ?)';
   await db.raw(upsert, [cartId, bookId, first, limit]);
 }

@@ -70,9 +70,12 @@ export function decideQuantity(requested: number, supply: SupplyLike): QuantityD
   return { kind: 'refuse', reason: 'not-enough', available: copies, ...kind };
 }
 
-/** Merging a visitor's line into an account's cart adds quantities, capped like any line. */
+/**
+ * Merging a visitor's line into an account's cart at sign-in keeps the larger quantity, capped
+ * like any line: the same book put in the cart twice is one wish, not two orders of it.
+ */
 export function mergedQuantity(accountQuantity: number, visitorQuantity: number, supply: SupplyLike): number {
-  return Math.min(accountQuantity + visitorQuantity, supplyLimit(supply));
+  return Math.min(Math.max(accountQuantity, visitorQuantity), supplyLimit(supply));
 }
 
 export function refusalMessage(decision: Extract<QuantityDecision, { kind: 'refuse' }>, title: string): string {

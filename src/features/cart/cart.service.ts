@@ -6,7 +6,7 @@ import { CartItem } from '../../models/CartItem.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
 import { toBookDto, type BookDto } from '../catalog/book.dto.ts';
 import type { CartItemDto } from './cart.dto.ts';
-import { addToLine, addToLineCapped, addToOwnedLine, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
+import { addToLine, addToLineCapped, addToOwnedLine, keepLargerLineCapped, ownedCartIds, setLine, type OwnedCart } from './cart.lines.ts';
 import { offerFor } from '../catalog/preorder.rules.ts';
 import {
   buyAgainLine,
@@ -215,8 +215,10 @@ export function createCartService(db: Db, shopDay: () => string) {
     },
 
     /**
-     * At sign-in, the visitor cart's books join the account's cart: quantities add up,
-     * capped like any line, and the visitor cart is deleted.
+     * At sign-in, the visitor cart's books join the account's cart, capped like any line, and
+     * the visitor cart is deleted. A book in both carts keeps the larger quantity, not the sum:
+     * a parent who put it in the cart again (coming back after a declined card, or on another
+     * device) wants it once, not twice (mergedQuantity in cart.rules.ts).
      */
     async mergeIntoAccount(visitorCartId: number | undefined, userId: number): Promise<void> {
       const fromId = await findCartId(db, { cartId: visitorCartId });
@@ -227,7 +229,7 @@ export function createCartService(db: Db, shopDay: () => string) {
         // Deleting the visitor cart claims it: of two sign-ins merging it at once, one adds its books.
         if (!(await Cart.query(trx).deleteById(fromId).whereNull('userId'))) return;
         for (const line of incoming) {
-          await addToLineCapped(trx, intoId, line.bookId, line.quantity, supplyLimit(supplyFor(line.book!)));
+          await keepLargerLineCapped(trx, intoId, line.bookId, line.quantity, supplyLimit(supplyFor(line.book!)));
         }
       });
     },

@@ -207,12 +207,13 @@ describe('merging a visitor cart into an account', () => {
     expect((await carts.getItems({ userId })).map((l) => [l.bookId, l.quantity])).toEqual([[1, 2]]);
   });
 
-  it('adds quantities, caps them by stock and deletes the visitor cart', async () => {
+  it('keeps the larger quantity of a book in both carts, caps it by stock and deletes the visitor cart', async () => {
     const { send, agent } = await visitor();
     await send('post', '/api/cart', { bookId: 1, quantity: 2 }).expect(201);
     await send('post', '/api/cart', { bookId: 2, quantity: 2 }).expect(201);
+    // Book 2 has 3 copies: the account's 5 (kept from when there were more) is capped.
     const userId = await userWithCart([
-      [2, 2],
+      [2, 5],
       [3, 1],
     ]);
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();

@@ -59,7 +59,7 @@ describe('a pre-order line’s quantity', () => {
     expect(supplyLimit(left(Infinity))).toBe(MAX_COPIES_PER_TITLE);
     expect(decideQuantity(3, left(3))).toEqual({ kind: 'set', quantity: 3 });
     expect(decideQuantity(MAX_COPIES_PER_TITLE, left(Infinity))).toEqual({ kind: 'set', quantity: MAX_COPIES_PER_TITLE });
-    expect(mergedQuantity(2, 4, left(5))).toBe(5);
+    expect(mergedQuantity(2, 6, left(5))).toBe(5);
   });
 
   it('past the copies left is refused in words about pre-orders', () => {

@@ -169,7 +169,7 @@ describe('joining a visitor’s cart at sign-in', () => {
     const [intoId] = await shop.db('carts').insert({ userId });
     await shop.db('cartItems').insert({ cartId: intoId, bookId: LIMITED, quantity: 2 });
     const [fromId] = await shop.db('carts').insert({ userId: null });
-    await shop.db('cartItems').insert({ cartId: fromId, bookId: LIMITED, quantity: 2 });
+    await shop.db('cartItems').insert({ cartId: fromId, bookId: LIMITED, quantity: 4 });
     await shop.services.carts.mergeIntoAccount(Number(fromId), Number(userId));
     expect(await shop.db('cartItems').where({ cartId: intoId, bookId: LIMITED }).first('quantity')).toMatchObject({ quantity: 3 });
   });

@@ -89,7 +89,7 @@ describe('concurrent cart changes', () => {
     expect((await carts.getItems({ userId })).map((l) => l.quantity)).toEqual([10]);
   });
 
-  it('adds a visitor cart into an account once when two sign-ins merge it together', async () => {
+  it('joins a visitor cart to an account when two sign-ins merge it together beside an addition', async () => {
     const { add } = await visitor();
     await add(1, 2).expect(201);
     const visitorCart = await shop.db('carts').whereNull('user_id').orderBy('id', 'desc').first();
@@ -99,9 +99,13 @@ describe('concurrent cart changes', () => {
     await Promise.all([
       carts.mergeIntoAccount(visitorCart.id, userId),
       carts.mergeIntoAccount(visitorCart.id, userId),
-      carts.addItem({ userId }, 1, 1),
+      carts.addItem({ userId }, 2, 1),
     ]);
-    expect((await carts.getItems({ userId })).map((l) => l.quantity)).toEqual([3]);
+    const lines = (await carts.getItems({ userId })).map((l) => [l.bookId, l.quantity]);
+    expect(lines.sort()).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
   });
 
   it('keeps the stock cap when setting quantities concurrently', async () => {

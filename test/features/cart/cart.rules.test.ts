@@ -20,8 +20,8 @@ describe('cart quantity rules', () => {
   });
 
   it('caps a merged line at the same limit', () => {
-    expect(mergedQuantity(30, 30, 500)).toBe(50);
-    expect(mergedQuantity(3, 3, 4)).toBe(4);
+    expect(mergedQuantity(30, 60, 500)).toBe(50);
+    expect(mergedQuantity(3, 6, 4)).toBe(4);
   });
 
   it('says the per-title limit in words a parent can read', () => {

@@ -37,14 +37,16 @@ describe('decideQuantity at its edges', () => {
 });
 
 describe('mergedQuantity at its edges', () => {
-  it("adds a visitor's copies to the account's line while both fit", () => {
-    expect(mergedQuantity(2, 3, 10)).toBe(5);
+  it('keeps the larger of the two quantities: the same book put in the cart again is wanted once', () => {
+    expect(mergedQuantity(2, 3, 10)).toBe(3);
+    expect(mergedQuantity(3, 2, 10)).toBe(3);
+    expect(mergedQuantity(1, 1, 10)).toBe(1);
     expect(mergedQuantity(0, 4, 4)).toBe(4);
   });
 
-  it('caps the sum at the stock, at 50 copies, and at none for a sold-out book', () => {
-    expect(mergedQuantity(4, 4, 6)).toBe(6);
-    expect(mergedQuantity(49, 2, 1000)).toBe(MAX_COPIES_PER_TITLE);
+  it('caps it at the stock, at 50 copies, and at none for a sold-out book', () => {
+    expect(mergedQuantity(4, 8, 6)).toBe(6);
+    expect(mergedQuantity(49, 60, 1000)).toBe(MAX_COPIES_PER_TITLE);
     expect(mergedQuantity(2, 2, 0)).toBe(0);
   });
 });

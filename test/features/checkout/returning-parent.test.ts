@@ -100,15 +100,18 @@ describe('a returning parent whose card was declined', () => {
     const orders = await ordersOf(back.parent.email);
     expect(orders).toHaveLength(1);
     expect(orders[0].id).toBe(completed.body.order.id);
+    const items = await shop.db('order_items').where({ order_id: orders[0].id });
+    expect(items.map((item: { bookId: number; quantity: number }) => [item.bookId, item.quantity])).toEqual([[BOOK, 1]]);
     expect(await cartOf(back)).toEqual([]);
   });
 
-  it('keeps the cart through the sign-in: the books put back join the account', async () => {
+  it('keeps the cart through the sign-in: the book put back is bought once, not twice', async () => {
     const first = await declinedParent();
+    // The declined checkout's book waits in the account's cart; the parent puts it back as a visitor.
     const back = await comesBack(first.parent);
     expect((await signInAtCheckout(back)).status).toBe(200);
     const cart = await cartOf(back);
-    expect(cart.map((line) => line.bookId)).toEqual([BOOK]);
+    expect(cart.map((line) => [line.bookId, line.quantity])).toEqual([[BOOK, 1]]);
     const title = ((await shop.db('books').where({ id: BOOK }).first()) as { title: string }).title;
     expect((await back.get('/authcheckout').expect(200)).text).toContain(title);
   });
