@@ -2,7 +2,8 @@
 //  1. The order page: shipping without a tracking number, refunding too much and cancelling
 //     without ticking the box each come back in their own form, the summary focused and on
 //     screen, the message beside the field, what was typed kept, no toast; each action done
-//     then gives a toast naming the order. A canceled order's payment reads as refunded.
+//     then gives a toast naming the order. A partly refunded paid order reads "Partly refunded"
+//     in the orders list; a canceled order's payment reads as refunded.
 //  2. Discount codes: every problem of the form in one submit; a code saved with a past last
 //     day is confirmed and listed as expired, not as ready to use; the list names the other
 //     states too: Off, Not started, and Used up (uses held by payments in progress count).
@@ -162,6 +163,21 @@ test.describe("the operator's refusals", () => {
           await expect(toastTitle(page)).resolves.toBe(`Order #${shipped}: $2.50 refunded`);
           await check(page, `refunded-${size}`);
 
+          // A part of a paid order given back: the list, whose filter says "Paid", says so.
+          await page.goto(`${shop.baseUrl}/admin/orders/${canceled}`);
+          await page.getByLabel('Amount in dollars').fill('1.00');
+          await page.getByLabel('Reason (the customer sees it)').fill('A torn jacket');
+          await submitAndFollow(page, page.getByRole('button', { name: 'Refund', exact: true }), {
+            post: `/admin/orders/${canceled}/refund`,
+            landing: `/admin/orders/${canceled}`,
+          });
+          await expect(page.locator('.page-hero .status').innerText()).resolves.toBe('Partly refunded');
+          await page.goto(`${shop.baseUrl}/admin/orders?status=paid`);
+          const row = page.locator('tr', { has: page.getByRole('link', { name: `#${canceled}`, exact: true }) });
+          await expect(row.locator('td[data-label="Status"]').innerText()).resolves.toBe('Partly refunded');
+          await expect(page.locator('.admin-table').innerText()).resolves.not.toContain('Succeeded');
+          await check(page, `list-partly-refunded-${size}`);
+
           // Cancelling without ticking the box.
           await page.goto(`${shop.baseUrl}/admin/orders/${canceled}`);
           expect((await submitForm(page, page.getByRole('button', { name: 'Cancel order' }))).status()).toBe(400);
@@ -178,8 +194,9 @@ test.describe("the operator's refusals", () => {
           await expect(toastTitle(page)).resolves.toBe(`Order #${canceled} canceled and refunded`);
           // The provider keeps the payment "succeeded"; the page says what happened to the money.
           const payment = await page.getByRole('region', { name: 'Payment' }).innerText();
-          expect(payment).toMatch(/Provider status\s+Refunded in full/);
+          expect(payment).toMatch(/Provider status\s+Refunded\n/);
           expect(payment).not.toContain('Succeeded');
+          await expect(page.locator('.page-hero .status').innerText()).resolves.toBe('Canceled');
           await check(page, `canceled-${size}`);
         },
         { allow: refusedDocuments },
