@@ -3,6 +3,7 @@ import { formatUsdDecimal } from '../../src/lib/money.ts';
 import { api, ApiError, messageOf, rememberCsrfToken } from '../lib/api.ts';
 import { showTotals, TOTALS_EVENT, TOTALS_FAILED_EVENT, TOTALS_PROBLEM_ID, type TotalsAnswer } from '../lib/checkout-totals.ts';
 import { forgetKeptFields } from '../lib/kept-fields.ts';
+import { EMAIL_TAKEN_EVENT, SIGNED_IN_EVENT, type SignedInDetail } from '../lib/checkout-sign-in.ts';
 import { showToast } from '../lib/toast.ts';
 import { clearProblems, showProblems } from '../lib/form-problems.ts';
 import { CHECKOUT_FIELD_IDS, problemsWith, readDetails, type CheckoutDetails } from './details.ts';
@@ -69,6 +70,13 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   const [finishing, setFinishing] = useState(false);
   const [chargedWithoutOrder, setChargedWithoutOrder] = useState(false);
   const fail = (title: string, text: string) => setProblem({ title, text, focus: true });
+  // A returning parent at guest checkout: Pay found the address has an account (waiting for
+  // the sign-in the email check offers), then signed in there; from then on this page pays as
+  // the signed-in checkout does.
+  const payAfterSignIn = useRef(false);
+  const signedInHere = useRef(false);
+  /** The total on the Pay button the parent pressed before signing in: only that is paid without a look. */
+  const pressedTotal = useRef<string | null>(null);
 
   useEffect(() => {
     if (problem?.focus) problemRef.current?.focus();
@@ -102,6 +110,23 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
   }, [mode, publishableKey]);
 
   useEffect(() => {
+    const onSignedIn = (event: Event) => {
+      if (!payAfterSignIn.current) return;
+      // Ours to finish: the card is typed here, so the payment goes on here.
+      event.preventDefault();
+      payAfterSignIn.current = false;
+      signedInHere.current = true;
+      pressedTotal.current = total;
+      rememberCsrfToken((event as CustomEvent<SignedInDetail>).detail.csrfToken);
+      const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
+      lockAccountFields(form, true);
+      if (form) void pay(readDetails(form));
+    };
+    document.addEventListener(SIGNED_IN_EVENT, onSignedIn);
+    return () => document.removeEventListener(SIGNED_IN_EVENT, onSignedIn);
+  });
+
+  useEffect(() => {
     const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
@@ -113,10 +138,13 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
 
   async function pay(details: CheckoutDetails): Promise<void> {
     const form = document.querySelector<HTMLFormElement>('[data-checkout-form]');
+    // A guest who signed in on this page pays with their account, as the signed-in checkout does.
+    const asGuest = variant === 'guest' && !signedInHere.current;
+    const checked = asGuest ? 'guest' : 'account';
     setProblem(null);
-    const invalid = problemsWith(details, variant);
+    const invalid = problemsWith(details, checked);
     if (invalid && form) {
-      const recheck = () => problemsWith(readDetails(form), variant)?.problems ?? [];
+      const recheck = () => problemsWith(readDetails(form), checked)?.problems ?? [];
       return showProblems(form, invalid, CHECKOUT_FIELD_IDS, { recheck });
     }
     if (form) clearProblems(form);
@@ -125,7 +153,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
     setProblem(null);
     setBusy(true);
     try {
-      if (variant === 'guest' && !paymentCustomer.current) {
+      if (asGuest && !paymentCustomer.current) {
         // The account is made with these details: from now on they are not edited (a retry pays
         // with the same account), and the live email check asks nothing more of a session that
         // is about to be replaced.
@@ -141,6 +169,11 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           if (field && form)
             showProblems(form, { title: 'Account Creation Failed', problems: [{ field, message: text }] }, CHECKOUT_FIELD_IDS);
           else fail('Account Creation Failed', text);
+          if (err instanceof ApiError && err.status === 409 && field === 'email') {
+            // The address has an account: the email check offers the sign-in, and signing in pays.
+            payAfterSignIn.current = true;
+            document.dispatchEvent(new CustomEvent(EMAIL_TAKEN_EVENT, { detail: { inputId: CHECKOUT_FIELD_IDS.email } }));
+          }
         });
         if (!created) return;
         rememberCsrfToken(created.csrfToken);
@@ -151,14 +184,22 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       });
       if (!totals) return;
       showTotals(totals);
+      const pressed = pressedTotal.current;
+      pressedTotal.current = null;
+      if (pressed !== null && totals.total !== pressed) {
+        // The account's cart had books waiting, which joined this one: the summary drawn here is
+        // no longer the order, so the signed-in checkout shows it afresh before anything is paid.
+        location.assign('/authcheckout');
+        return;
+      }
 
       // A changed note or name needs a checkout of its own: the note travels with the payment intent.
       const key = JSON.stringify([shippingInfo, totals.total, details.giftNote, details.giftRecipient]);
       if (intent.current?.key !== key) {
         const created = await api<IntentHandle>(
           'POST',
-          variant === 'guest' ? '/api/create-payment-intent-with-customer' : '/api/create-payment-intent-authenticated',
-          variant === 'guest'
+          asGuest ? '/api/create-payment-intent-with-customer' : '/api/create-payment-intent-authenticated',
+          asGuest
             ? {
                 stripeCustomerId: paymentCustomer.current,
                 totalAmount: totals.total,
@@ -180,9 +221,11 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
       }
       const open = intent.current;
 
-      const name = variant === 'guest' ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
+      // Billed to the name and email typed on the guest's form, even once signed in here.
+      const typed = variant === 'guest';
+      const name = typed ? `${details.firstName} ${details.lastName}` : (customer?.name ?? '');
       const result = await payer.current
-        .confirm(open, { name, email: variant === 'guest' ? details.email : (customer?.email ?? ''), ...shippingInfo })
+        .confirm(open, { name, email: typed ? details.email : (customer?.email ?? ''), ...shippingInfo })
         .catch(() => null);
       if (!result) {
         // No answer: the card may have been charged all the same, and then its order exists.
@@ -209,7 +252,7 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
     forgetKeptFields();
     showToast({ title: 'Payment Successful!', text: 'Thank you! Taking you to your order confirmation...' });
     const query = new URLSearchParams({ orderId: String(order.id) });
-    if (variant === 'guest') query.set('paymentIntentId', order.stripePaymentIntentId);
+    if (variant === 'guest' && !signedInHere.current) query.set('paymentIntentId', order.stripePaymentIntentId);
     setTimeout(() => location.assign(`/order-confirmation?${query}`), REDIRECT_AFTER_PAYMENT_MS);
   }
 

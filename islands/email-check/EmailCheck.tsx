@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ACCOUNT_MESSAGES as M } from '../../src/features/accounts/accounts.messages.ts';
 import { EMAIL_PATTERN } from '../../src/lib/email.ts';
 import { api } from '../lib/api.ts';
+import { EMAIL_TAKEN_EVENT, SIGNED_IN_EVENT } from '../lib/checkout-sign-in.ts';
 import { SignInOffer, type SignInOfferProps } from './SignInOffer.tsx';
 
 export const EMAIL_CHECK_DEBOUNCE_MS = 1000;
@@ -26,6 +27,8 @@ const TEXT: Record<EmailCheckState, string> = {
 export function EmailCheck({ inputId, signIn }: { inputId: string; signIn?: SignInOfferProps }) {
   const [email, setEmail] = useState(() => inputValue(inputId));
   const [state, setState] = useState<EmailCheckState>('empty');
+  // Signed in with the offer, on this page: that is all there is left to say.
+  const [signedIn, setSignedIn] = useState(false);
 
   useEffect(() => {
     const input = document.getElementById(inputId) as HTMLInputElement | null;
@@ -33,6 +36,21 @@ export function EmailCheck({ inputId, signIn }: { inputId: string; signIn?: Sign
     input?.addEventListener('input', onInput);
     return () => input?.removeEventListener('input', onInput);
   }, [inputId]);
+
+  useEffect(() => {
+    if (!signIn) return;
+    // Pay was refused for an address that has an account: the offer at once, not after a check.
+    const onTaken = (event: Event) => {
+      if ((event as CustomEvent<{ inputId: string }>).detail.inputId === inputId) setState('taken');
+    };
+    const onSignedIn = () => setSignedIn(true);
+    document.addEventListener(EMAIL_TAKEN_EVENT, onTaken);
+    document.addEventListener(SIGNED_IN_EVENT, onSignedIn);
+    return () => {
+      document.removeEventListener(EMAIL_TAKEN_EVENT, onTaken);
+      document.removeEventListener(SIGNED_IN_EVENT, onSignedIn);
+    };
+  }, [inputId, signIn]);
 
   useEffect(() => {
     const value = email.trim();
@@ -72,6 +90,7 @@ export function EmailCheck({ inputId, signIn }: { inputId: string; signIn?: Sign
     }
   }, [inputId, state]);
 
+  if (signedIn) return <span className="email-check">{M.welcomeBack.text}</span>;
   return (
     <>
       <span className={`email-check email-check-${state}`}>{TEXT[state]}</span>

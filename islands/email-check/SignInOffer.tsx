@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ACCOUNT_MESSAGES as M, FIELD_MESSAGES as F } from '../../src/features/accounts/accounts.messages.ts';
-import { api, ApiError, messageOf } from '../lib/api.ts';
+import { api, ApiError, messageOf, rememberCsrfToken } from '../lib/api.ts';
+import { SIGNED_IN_EVENT, type SignedInDetail } from '../lib/checkout-sign-in.ts';
 import { clearProblems, showProblems } from '../lib/form-problems.ts';
 
 export interface SignInOfferProps {
@@ -26,6 +27,18 @@ export function SignInOffer({ email, emailId, passwordId, next }: SignInOfferPro
     return () => password?.setAttribute('autocomplete', 'new-password');
   }, [passwordId]);
 
+  // Enter in the password field signs in, rather than sending the form to make an account.
+  useEffect(() => {
+    const password = document.getElementById(passwordId);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      void signIn();
+    };
+    password?.addEventListener('keydown', onKey);
+    return () => password?.removeEventListener('keydown', onKey);
+  });
+
   async function signIn(): Promise<void> {
     const password = document.getElementById(passwordId) as HTMLInputElement | null;
     const form = password?.form;
@@ -40,7 +53,15 @@ export function SignInOffer({ email, emailId, passwordId, next }: SignInOfferPro
     clearProblems(form);
     setBusy(true);
     try {
-      const { redirectUrl } = await api<{ redirectUrl: string }>('POST', '/api/auth/login', { email, password: password.value, next });
+      const { redirectUrl, csrfToken } = await api<{ redirectUrl: string; csrfToken: string }>('POST', '/api/auth/login', {
+        email,
+        password: password.value,
+        next,
+      });
+      rememberCsrfToken(csrfToken);
+      const signedIn = new CustomEvent<SignedInDetail>(SIGNED_IN_EVENT, { cancelable: true, detail: { csrfToken } });
+      // Pay was pressed: the card form goes on paying here, with the card still typed.
+      if (!document.dispatchEvent(signedIn)) return;
       // The page is leaving: the button stays busy until it has.
       location.assign(redirectUrl);
     } catch (err) {

@@ -151,6 +151,21 @@ describe('at guest checkout, an address that has an account is offered a sign-in
     expect(assign).toHaveBeenCalledWith('/authcheckout');
   });
 
+  it('signs in on Enter in the password field, rather than sending the form to make an account', async () => {
+    await offered();
+    password().value = 'story-time-42';
+    const submitted = vi.fn((event: Event) => event.preventDefault());
+    document.getElementById('checkout-form')!.addEventListener('submit', submitted);
+    await act(async () => {
+      const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+      password().dispatchEvent(enter);
+      expect(enter.defaultPrevented).toBe(true);
+      await vi.runAllTimersAsync();
+    });
+    expect(logins).toEqual([{ email: 'returning@example.com', password: 'story-time-42', next: '/authcheckout' }]);
+    expect(submitted).not.toHaveBeenCalled();
+  });
+
   it('asks for the password beside its field before asking the server', async () => {
     await offered();
     await press();

@@ -16,7 +16,7 @@ export const ACCOUNT_MESSAGES = {
   emailAvailable: 'Email is available!',
   // At guest checkout, under 'already registered': the parent who paid with us before signs in there and then.
   returningParent: {
-    text: 'Welcome back! Sign in with the password you use with us: your cart and the details you typed are kept.',
+    text: 'Welcome back! Enter your password below and sign in: your cart and the details you typed are kept.',
     button: 'Sign in and continue',
     busy: 'Signing in...',
   },
