@@ -17,7 +17,8 @@ describe('checkout pages', () => {
     for (const name of ['firstName', 'lastName', 'email', 'password', 'address', 'city', 'zipCode'])
       expect(res.text).toContain(`name="${name}"`);
     expect(res.text).toContain('maxlength="5"');
-    expect(res.text).toContain('href="/login" role="button" class="secondary outline">Parent Login</a>');
+    // The spec's Parent Login to /login, coming back to the checkout signed in.
+    expect(res.text).toContain('href="/login?next=%2Fcheckout" role="button" class="secondary outline">Parent Login</a>');
     expect(res.text).toContain('data-island="card-form"');
     expect(res.text).toContain('"mode":"sandbox"');
     expect(res.text).toContain('Order Summary');
