@@ -57,6 +57,10 @@ describe('the embedded defaults (sandbox, database, mail to files)', () => {
       const page = await agent.get('/admin').expect(200);
       expect(page.text).toMatch(/badge-out">Error</);
       expect(page.text).toMatch(/class="status-error">[^<]*books/);
+      // The operator reads what it means first; the database's own words are folded beneath, for the host.
+      expect(page.text).toMatch(
+        /The shop cannot read its books and orders right now, so parents may see an error\. Tell whoever hosts the shop, with the details below\.<\/p>\s*<details class="status-detail">\s*<summary>Details for your host<\/summary>\s*<p class="status-error">/,
+      );
       const api = await agent.get('/api/system-status').expect(200);
       expect(api.body.database).toEqual({ bookCount: null, orderCount: null });
     } finally {
@@ -120,6 +124,7 @@ describe('Stripe mode', () => {
     const page = await agent.get('/admin').expect(200);
     expect(page.text).toMatch(/badge-out">Error</);
     expect(page.text).toContain('Stripe is having a bad day.');
+    expect(page.text).toContain('The shop cannot reach the payment service, so parents cannot pay right now.');
     stripe.failNext(
       { status: 401, type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***' },
       '/v1/payment_intents',
@@ -153,6 +158,7 @@ describe('SMTP', () => {
     const page = await agent.get('/admin').expect(200);
     expect(page.text).toMatch(/<h2>Email system<\/h2>\s*<p><span class="badge badge-out">Error</);
     expect(page.text).toMatch(/class="status-error">[^<]*ECONNREFUSED/);
+    expect(page.text).toContain('The shop cannot reach the mail server: emails wait, and go out once it answers.');
   });
 
   it('cuts off an SMTP server that never answers: the page still comes, with the timeout as the error', async () => {
