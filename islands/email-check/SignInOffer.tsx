@@ -59,9 +59,12 @@ export function SignInOffer({ email, emailId, passwordId, next }: SignInOfferPro
         next,
       });
       rememberCsrfToken(csrfToken);
-      const signedIn = new CustomEvent<SignedInDetail>(SIGNED_IN_EVENT, { cancelable: true, detail: { csrfToken } });
-      // Pay was pressed: the card form goes on paying here, with the card still typed.
-      if (!document.dispatchEvent(signedIn)) return;
+      // Pay was pressed: the card form goes on paying here, with the card still typed. Not after
+      // a temporary password, which must be changed first (redirectUrl says where).
+      if (redirectUrl === next) {
+        const signedIn = new CustomEvent<SignedInDetail>(SIGNED_IN_EVENT, { cancelable: true, detail: { csrfToken } });
+        if (!document.dispatchEvent(signedIn)) return;
+      }
       // The page is leaving: the button stays busy until it has.
       location.assign(redirectUrl);
     } catch (err) {

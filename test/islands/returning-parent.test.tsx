@@ -132,6 +132,17 @@ describe('Pay pressed with an address that has an account', () => {
     expect(calls).not.toContain('POST /api/sandbox/confirm');
   });
 
+  it('a temporary password goes to choose a new one before anything is paid', async () => {
+    await pressPay();
+    answers['POST /api/auth/login'] = () => Response.json({ redirectUrl: '/change-password', csrfToken: 'u' });
+    await act(async () => {
+      offer().click();
+    });
+    await settle();
+    expect(assign.mock.calls).toEqual([['/change-password']]);
+    expect(calls).not.toContain('POST /api/calculate-totals');
+  });
+
   it('a wrong password pays nothing and leaves the offer for another try', async () => {
     await pressPay();
     answers['POST /api/auth/login'] = () => Response.json({ message: 'Invalid email or password' }, { status: 401 });
