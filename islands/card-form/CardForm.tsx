@@ -166,14 +166,15 @@ export function CardForm({ variant, mode, publishableKey, customer }: CardFormPr
           // A refusal about one of the parent's fields (an address already registered) goes beside it.
           const field = err instanceof ApiError && err.field && err.field in CHECKOUT_FIELD_IDS ? err.field : undefined;
           lockAccountFields(form, false);
-          if (field && form)
+          if (err instanceof ApiError && err.status === 409 && field === 'email' && form) {
+            // The address has an account: the email check beside the field says so and offers the
+            // sign-in (so the summary names no field, which would say it twice), and signing in pays.
+            payAfterSignIn.current = true;
+            showProblems(form, { title: 'Account Creation Failed', problems: [{ message: text }] }, CHECKOUT_FIELD_IDS);
+            document.dispatchEvent(new CustomEvent(EMAIL_TAKEN_EVENT, { detail: { inputId: CHECKOUT_FIELD_IDS.email } }));
+          } else if (field && form)
             showProblems(form, { title: 'Account Creation Failed', problems: [{ field, message: text }] }, CHECKOUT_FIELD_IDS);
           else fail('Account Creation Failed', text);
-          if (err instanceof ApiError && err.status === 409 && field === 'email') {
-            // The address has an account: the email check offers the sign-in, and signing in pays.
-            payAfterSignIn.current = true;
-            document.dispatchEvent(new CustomEvent(EMAIL_TAKEN_EVENT, { detail: { inputId: CHECKOUT_FIELD_IDS.email } }));
-          }
         });
         if (!created) return;
         rememberCsrfToken(created.csrfToken);

@@ -98,7 +98,10 @@ describe('Pay pressed with an address that has an account', () => {
   it('offers the sign-in at once, and signing in there pays: the signed-in calls, the card as typed, one order', async () => {
     await pressPay();
     expect(document.querySelector('#checkout-form-problems h2')?.textContent).toBe('Account Creation Failed');
+    // Said once beside the email, by the check that offers the sign-in, and the field marked.
     expect(document.querySelector('#email-island .email-check')?.textContent).toBe(TAKEN);
+    expect(document.getElementById('co-email-error')).toBeNull();
+    expect(document.getElementById('co-email')?.getAttribute('aria-invalid')).toBe('true');
     expect(offer().textContent).toBe('Sign in and continue');
 
     await act(async () => {
