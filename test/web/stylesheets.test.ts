@@ -44,6 +44,47 @@ describe('the stylesheet every page loads', () => {
     }
   });
 
+  it('leaves out the parts of Pico for what no page has (islands/pico/unused-parts.ts)', () => {
+    const css = built(STYLESHEETS.shop);
+    for (const part of [
+      /(^|[}>,])(hr|blockquote|mark|abbr|hgroup|sub|sup|ins|del|h4|progress)[{,:[]/,
+      /\[aria-invalid=false\]/,
+      /\[dir=rtl\]/,
+      /\.modal-is-(open|opening|closing)/,
+      /:indeterminate/,
+      /(^|[},])\[type=reset\][{:.[]/,
+      /--pico-icon-(date|time|search|minus):/,
+    ]) {
+      expect(css, String(part)).not.toMatch(part);
+    }
+  });
+
+  it("keeps a list naming a left-out part beside used ones: the header's links keep their spacing", () => {
+    const css = built(STYLESHEETS.shop);
+    expect(css).toContain('nav li :where(a,[role=link])');
+    expect(css).toContain(':where(audio,canvas,iframe,img,svg,video)');
+  });
+
+  it("drops Pico's colours, font and corners where the theme sets its own: they would never count", () => {
+    const css = built(STYLESHEETS.shop);
+    for (const pico of [
+      '--pico-primary:#0172ad',
+      '--pico-font-family-sans-serif:system-ui',
+      '--pico-border-radius:.25rem',
+      '--pico-h1-color:#',
+    ]) {
+      expect(css, pico).not.toContain(pico);
+    }
+    for (const theme of ['--pico-primary:var(--ll-teal)', '--pico-font-family-sans-serif:"Nunito"', '--pico-border-radius:.75rem']) {
+      expect(css, theme).toContain(theme);
+    }
+  });
+
+  it("leaves the admin fields' icons to the admin stylesheet", () => {
+    const admin = built(STYLESHEETS.admin);
+    for (const icon of ['--pico-icon-date:', '--pico-icon-time:', '--pico-icon-search:']) expect(admin, icon).toContain(icon);
+  });
+
   it('keeps the custom properties the shop theme relies on', () => {
     const css = built(STYLESHEETS.shop);
     const theme = readFileSync('islands/theme.css', 'utf8');
