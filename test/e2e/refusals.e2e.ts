@@ -206,9 +206,9 @@ for (const [device, options] of DEVICES) {
         expect(await page.locator('#co-first-error').count()).toBe(0);
         expect(await page.locator('#checkout-form-problems li').count()).toBe(4);
 
-        // The live email check, as on Create Account.
+        // The live email check, as on Create Account (with the sign-in offered under it: returning-parent.e2e.ts).
         await page.locator('#co-email').fill(registered.email);
-        await eventually(() => page.locator('#co-email-status').innerText()).toBe(
+        await eventually(() => page.locator('#co-email-status .email-check').innerText()).toBe(
           'This email is already registered. Please use a different email or sign in.',
         );
         await page.locator('#co-email').fill(newCustomer('Tess').email);
