@@ -8,6 +8,8 @@
 //     before its script floats it), and a toast appearing and leaving moves no part of the page.
 //  4. The checkout's islands start downloading only once the page has been painted: on a slow
 //     connection their chunks (React among them) never delay the first paint.
+//  5. The header holds still: its items are as tall as their links and buttons whatever the font,
+//     and the cart's script, arriving on the first tap, draws its button where the link was.
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { test } from './fixtures.ts';
 import { desktop, phone, withPage, type Shop } from './harness.ts';
@@ -161,6 +163,32 @@ for (const [name, viewport] of VIEWPORTS) {
       expect(await places()).toEqual(before);
       await expect(page.locator('[data-toasts] [data-toast]')).toHaveCount(0, { timeout: 15_000 });
       expect(await places()).toEqual(before);
+    });
+  });
+
+  test(`the header's links and buttons stay put when the cart's script arrives and the drawer closes (${name})`, async () => {
+    await withPage(browser, viewport, async (page) => {
+      await recordLayoutShifts(page);
+      await page.goto(`${shop.baseUrl}/books/${book.id}`);
+      await page.evaluate(() => document.fonts.ready);
+      const header = page.locator('header.site-header');
+      const places = async () => ({
+        header: await placeOf(header),
+        logo: await placeOf(header.locator('a.logo')),
+        links: await placeOf(header.locator('.main-nav')),
+        cart: await placeOf(header.locator('[data-cart-button]')),
+        login: await placeOf(header.getByRole('button', { name: 'Parent Login' })),
+      });
+      const drawn = await places();
+      // The first tap loads the cart's script, which replaces the link with its button and opens the drawer.
+      await header.locator('a[data-cart-button]').click();
+      const drawer = page.getByRole('dialog');
+      await drawer.waitFor();
+      await drawer.getByRole('button', { name: 'Close cart' }).click();
+      await expect(drawer).toHaveCount(0);
+      await expect(header.locator('button[data-cart-button]')).toHaveCount(1);
+      expect(await places()).toEqual(drawn);
+      expect(await layoutShifts(page), 'layout shifts on the book page').toEqual([]);
     });
   });
 }
