@@ -7,4 +7,4 @@ export const BEFORE_INTERACTION_KB = 10;
 /** The same page with its islands open (the cart drawer, say). */
 export const WITH_ISLANDS_KB = 75;
 /** The stylesheet every page loads: Pico's base and the shop's rules, refusals included. */
-export const STYLESHEET_KB = 13;
+export const STYLESHEET_KB = 12;
