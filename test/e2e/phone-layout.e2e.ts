@@ -222,10 +222,12 @@ for (const [size, viewport, onPhone] of SIZES) {
         ]);
       });
       await withPage(browser, viewport, async (page, opened) => {
-        await registerAccount(opened.context, shop.baseUrl, newCustomer('Maya'));
+        // A long first name: the greeting ends in an ellipsis, the row stays one row.
+        await registerAccount(opened.context, shop.baseUrl, newCustomer('Alexandrina-Josephine'));
         await page.goto(`${shop.baseUrl}/books`);
         await expectHeaderFits(page, onPhone, 'parent');
-        await expect(page.locator('header a.greeting')).toHaveText('Hello, Maya!');
+        await expect(page.locator('header a.greeting')).toHaveText('Hello, Alexandrina-Josephine!');
+        await screenshot(page, `phone-layout-parent-${size}`, { fullPage: false });
         await expect(page.locator('header').getByRole('link', { name: 'Admin' })).toHaveCount(0);
       });
       await withPage(browser, viewport, async (page) => {
