@@ -3,12 +3,9 @@
 import { mountIslands } from './loader.ts';
 import { initAddressForms } from './lib/address-forms.ts';
 import { initAddToCart } from './lib/add-to-cart.ts';
-import { initCharacterCounters } from './lib/character-counter.ts';
-import { initCheckoutTotals } from './lib/checkout-totals.ts';
 import { initDialogs } from './lib/dialogs.ts';
 import { initFormProblems } from './lib/form-problems.ts';
 import { initPrint } from './lib/print.ts';
-import { initResetDialog } from './lib/reset-dialog.ts';
 import { initShare } from './lib/share.ts';
 import { initTabs } from './lib/tabs.ts';
 import { initToasts } from './lib/toast.ts';
@@ -19,9 +16,15 @@ initShare();
 initPrint();
 initTabs();
 initDialogs();
-initResetDialog();
 initAddToCart();
 initAddressForms();
-initCharacterCounters();
-initCheckoutTotals();
 mountIslands();
+
+// Behaviour only a form or two has is fetched on the pages that have it, so the pages a parent
+// browses do not carry it.
+const pageOnly: [selector: string, load: () => Promise<unknown>][] = [
+  ['[data-checkout-form]', () => import('./lib/checkout-totals.ts').then((m) => m.initCheckoutTotals())],
+  ['[data-counter-max]', () => import('./lib/character-counter.ts').then((m) => m.initCharacterCounters())],
+  ['form[data-validate="reset"]', () => import('./lib/reset-dialog.ts').then((m) => m.initResetDialog())],
+];
+for (const [selector, load] of pageOnly) if (document.querySelector(selector)) void load();

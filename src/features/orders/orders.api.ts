@@ -38,7 +38,8 @@ export function ordersApi(orders: OrdersService, payments: PaymentProvider): Rou
 
   router.get('/orders/:id/stripe-status', async (req, res) => {
     const order = await orders.findOrder({ id: parse(orderId, req.params.id), userId: req.session.userId! });
-    if (!order.stripePaymentIntentId) return void res.json({ stripeStatus: 'no_payment_intent', status: order.status, statusLabel: order.statusLabel });
+    if (!order.stripePaymentIntentId)
+      return void res.json({ stripeStatus: 'no_payment_intent', status: order.status, statusLabel: order.statusLabel });
     const stripeStatus = await payments
       .retrievePaymentIntent(order.stripePaymentIntentId)
       .then((intent) => intent.status as string)

@@ -74,7 +74,16 @@ export function createOrdersList(db: Db) {
       const total = Number(counted.n);
       const { page, pageCount, offset } = pageWindow(input.page, total);
       const rows = await matching(input)
-        .select('orders.id', 'orders.status', 'orders.totalAmount', 'orders.refundedAmount', 'orders.createdAt', 'users.firstName', 'users.lastName', 'users.email')
+        .select(
+          'orders.id',
+          'orders.status',
+          'orders.totalAmount',
+          'orders.refundedAmount',
+          'orders.createdAt',
+          'users.firstName',
+          'users.lastName',
+          'users.email',
+        )
         .select('orders.giftNote', 'orders.giftRecipient')
         .select(db('orderItems').sum('quantity').where('orderItems.orderId', db.ref('orders.id')).as('itemCount'))
         .orderBy([
