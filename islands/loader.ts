@@ -31,7 +31,7 @@ export function mountIslands(root: ParentNode = document): void {
  * browser without paint timing reports nothing: there it runs at once, and never later than a
  * second in any case.
  */
-function afterFirstPaint(run: () => void): void {
+export function afterFirstPaint(run: () => void): void {
   let ran = false;
   const once = () => {
     if (ran) return;

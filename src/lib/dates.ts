@@ -1,11 +1,12 @@
 // Dates are shown in long US form, "March 14, 2024", in UTC (docs/architecture.md, "Dates").
-const longUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+// The formatters are marked pure so a browser script that uses one date form carries only that one.
+const longUs = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function longDate(value: Date | string): string {
   return longUs.format(toDate(value));
 }
 
-const longUsTime = new Intl.DateTimeFormat('en-US', {
+const longUsTime = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   month: 'long',
   day: 'numeric',
@@ -20,7 +21,7 @@ export function longDateTime(value: Date | string): string {
   return longUsTime.format(toDate(value));
 }
 
-const shortUs = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const shortUs = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** "Mar 14, 2024": where a column of dates must fit a phone. */
 export function shortDate(value: Date | string): string {

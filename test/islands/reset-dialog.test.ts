@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initDialogs } from '../../islands/lib/dialogs.ts';
 import { initResetDialog } from '../../islands/lib/reset-dialog.ts';
 import { VIEWS_DIR } from '../../src/web/views.ts';
+import { ACCOUNT_MESSAGES as M } from '../../src/features/accounts/accounts.messages.ts';
 
 // The forgot-password dialog sent with no email stays open and says 'Please enter your email
 // address' beside the field, as the reset page does without script; an email goes on as before.
@@ -15,7 +16,11 @@ function signInPage(): void {
   const login = readFileSync(join(VIEWS_DIR, 'accounts/login.eta'), 'utf8');
   const link = /<a href="\/reset-password"[^>]*>Forgot password\?<\/a>/.exec(login)![0];
   const dialog = /<dialog id="forgot-dialog"[\s\S]*?<\/dialog>/.exec(login)![0];
-  const html = new Eta({ autoTrim: false }).renderString(`${link}${dialog}`, { csrfToken: () => 't', limits: { email: 254 } });
+  const html = new Eta({ autoTrim: false }).renderString(`${link}${dialog}`, {
+    csrfToken: () => 't',
+    limits: { email: 254 },
+    resetMissing: { title: M.resetFailed.title, message: M.resetMissing },
+  });
   document.body.innerHTML = html;
   initDialogs();
   initResetDialog();

@@ -240,6 +240,8 @@ function renderLogin(res: Response, tab: 'signin' | 'signup', values: Record<str
     values,
     ...(problems ? { problems } : {}),
     minLength: MIN_PASSWORD_LENGTH,
+    // The forgot-password dialog's own check says what the reset page says (islands/lib/reset-dialog.ts).
+    resetMissing: { title: M.resetFailed.title, message: M.resetMissing },
   });
 }
 
