@@ -63,8 +63,7 @@ import { statusPages } from './features/admin/status/status.pages.ts';
 import { exportsPages } from './features/admin/numbers/exports.pages.ts';
 import { orderPages } from './features/admin/orders/order.pages.ts';
 import { COVER_UPLOAD_PATH, coverPages } from './features/admin/books/covers.pages.ts';
-import { coversDir } from './features/admin/books/covers.service.ts';
-import { uploadedFiles } from './web/uploaded-files.ts';
+import { uploadedFiles } from './features/covers/cover-files.ts';
 import { booksPages } from './features/admin/books/books.pages.ts';
 import { settingsPages } from './features/admin/settings/settings.pages.ts';
 import { backInStockPages, oneClickUnsubscribe } from './features/back-in-stock/back-in-stock.pages.ts';
@@ -88,7 +87,11 @@ const BODY_LIMIT = '16kb';
 export function createApp({ config, db, sessions, log, assets, services }: AppDeps): Express {
   const app = express();
   const { payments, catalog, accounts, orders, carts, contact, backInStock, twoFactor, inbox, systemStatus, checkout } = services;
-  const security = { isProduction: config.isProduction, stripeEnabled: payments.name === 'stripe' };
+  const security = {
+    isProduction: config.isProduction,
+    stripeEnabled: payments.name === 'stripe',
+    coverOrigin: config.S3_PUBLIC_URL ? new URL(config.S3_PUBLIC_URL).origin : undefined,
+  };
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
 
@@ -134,13 +137,15 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(pageCache({ shown: () => catalog.shown(), sessionCookie: SESSION_COOKIE }));
   app.use('/assets', builtAssets());
   app.use(publicFiles());
-  app.use(COVERS_URL, uploadedFiles(coversDir(config.uploadsDir)));
+  app.use(COVERS_URL, uploadedFiles(services.coverStore));
   app.use(compressResponses());
 
   app.use(
     healthRoutes([
       { name: 'database', check: () => pingDb(db) },
       { name: 'sessions', check: () => sessions.ping() },
+      // The bucket every server keeps covers in: a server that cannot reach it cannot show or take them.
+      ...(services.coverStore.kind === 'bucket' ? [{ name: 'covers', check: () => services.coverStore.ping() }] : []),
     ]),
   );
   app.use(crawlerRoutes(catalog, config.publicUrl));

@@ -44,6 +44,16 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('var'),
   /** Uploaded covers; unset: DATA_DIR/uploads. Every process serving the shop must share it. */
   UPLOADS_DIR: z.string().min(1).optional(),
+  /** Covers in this S3-compatible bucket, shared by every server; unset: on this server's disk under UPLOADS_DIR. */
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  /** Any S3-compatible store's address (MinIO, R2, Spaces...); unset: AWS. Credentials and region: the AWS SDK's own variables. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Where browsers fetch covers from (a CDN or the bucket's public address); unset: the shop serves them from the bucket. */
+  S3_PUBLIC_URL: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with https:// or http://')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(mysql|mariadb):\/\//, 'must start with mysql:// or mariadb://')
@@ -157,6 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY: required in production (or set ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true to take test payments)',
     );
+  }
+  for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_URL'] as const) {
+    if (values[name] && !values.S3_BUCKET)
+      throw new ConfigError(`Invalid configuration:\n  ${name}: set S3_BUCKET too, or covers stay on this server's disk`);
   }
   // A SQLite file takes one writing process: several would fail each other's transactions
   // with SQLITE_BUSY instead of waiting, so more processes need MariaDB.

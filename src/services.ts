@@ -10,6 +10,8 @@ import { usePasswordCost } from './features/accounts/passwords.ts';
 import { createTwoFactor } from './features/admin/access/two-factor.ts';
 import { createBookAdmin } from './features/admin/books/books.service.ts';
 import { createCovers } from './features/admin/books/covers.service.ts';
+import { linkCoversAt } from './features/catalog/cover.ts';
+import { coverStoreFor } from './features/covers/store-choice.ts';
 import { createInbox } from './features/admin/inbox/inbox.service.ts';
 import { createExports } from './features/admin/numbers/exports.service.ts';
 import { createNumbers } from './features/admin/numbers/numbers.service.ts';
@@ -60,6 +62,9 @@ export interface ServiceDeps {
 export function createServices({ config, db, log, mailer, payments, catalogue, redis, throttles, later, today }: ServiceDeps) {
   usePasswordCost(config.PASSWORD_HASH_COST);
   const shopDay = today ?? (() => dayIn(config.SHOP_TIME_ZONE));
+  // Covers on this server's disk, or in the bucket every server shares; linked at S3_PUBLIC_URL when set.
+  const coverStore = coverStoreFor(config);
+  linkCoversAt(config.S3_PUBLIC_URL);
   const limits = createLimits({ ...throttles, db, redis });
   const carts = createCartService(db, shopDay);
   const backInStock = createBackInStock({ db, mailer, limits, secret: config.SESSION_SECRET, publicUrl: config.publicUrl });
@@ -109,7 +114,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     }),
     backInStock,
     twoFactor,
-    systemStatus: createSystemStatus({ db, payments, mailer, config, log }),
+    systemStatus: createSystemStatus({ db, payments, mailer, config, log, coverStore }),
     inbox: createInbox(db),
     ordersList: createOrdersList(db),
     packing: createPacking(db),
@@ -122,7 +127,8 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     numbers: createNumbers(db),
     exports: createExports(db),
     bookAdmin: servePreordersAfterStock(createBookAdmin(db, backInStock, shopDay, preorderNotices), { release: preorderRelease, log }),
-    covers: createCovers({ db, uploadsDir: config.uploadsDir }),
+    coverStore,
+    covers: createCovers({ db, store: coverStore, log }),
     discountAdmin: createDiscountAdmin(db),
   };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { storeCover } from '../../src/features/admin/books/cover-images.ts';
+import { diskStore } from '../../src/features/covers/disk-store.ts';
 
 const UPLOADS = 10;
 const AT_ONCE = 4;
@@ -31,7 +32,8 @@ async function main(): Promise<void> {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 20);
   try {
-    for (let i = 0; i < UPLOADS; i += AT_ONCE) await Promise.all(images.slice(i, i + AT_ONCE).map((image) => storeCover(image, dir)));
+    for (let i = 0; i < UPLOADS; i += AT_ONCE)
+      await Promise.all(images.slice(i, i + AT_ONCE).map((image) => storeCover(image, diskStore(dir))));
   } finally {
     clearInterval(sampler);
   }

@@ -28,6 +28,7 @@ export const FEATURE_DEPENDENCIES = {
     'admin/settings': 'the low-stock view reads the threshold an operator set',
     'back-in-stock': 'restocking a book mails the parents waiting for it',
     catalog: 'it edits the books the catalogue shows, and tells the page cache',
+    covers: "a cover's files are written where covers are kept before a book points at them, and deleted once none does",
   },
   'admin/inbox': {
     accounts: 'the unread count in the admin navigation is shown to signed-in operators only',
@@ -58,6 +59,7 @@ export const FEATURE_DEPENDENCIES = {
     accounts: 'the status API checks the operator itself, as JSON routes have no page guard',
     'admin/access': 'its pages are for operators past the second factor',
     'admin/numbers': 'the admin home shows the sales figures under the shop status',
+    covers: 'it reports where covers are kept and whether their bucket answers',
     mail: 'it reports whether mail can be sent',
     payments: 'it reports the payment provider and lists the sandbox test cards',
   },

@@ -13,6 +13,8 @@ export interface SecurityOptions {
   isProduction: boolean;
   /** True when real Stripe keys are configured. */
   stripeEnabled: boolean;
+  /** Where browsers fetch covers from when it is not the shop (S3_PUBLIC_URL's origin). */
+  coverOrigin?: string | undefined;
 }
 
 /**
@@ -25,7 +27,7 @@ export function securityHeaders(options: SecurityOptions): RequestHandler {
   return (req, res, next) => (STRIPE_PAGES.has(req.path) ? stripePage : page)(req, res, next);
 }
 
-function helmetFor({ isProduction }: SecurityOptions, onStripePage: boolean): RequestHandler {
+function helmetFor({ isProduction, coverOrigin }: SecurityOptions, onStripePage: boolean): RequestHandler {
   const selfAnd = (stripeOrigin: string) => (onStripePage ? ["'self'", stripeOrigin] : ["'self'"]);
 
   return helmet({
@@ -37,7 +39,7 @@ function helmetFor({ isProduction }: SecurityOptions, onStripePage: boolean): Re
         frameSrc: selfAnd(STRIPE_ORIGINS.frame),
         connectSrc: selfAnd(STRIPE_ORIGINS.connect),
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', ...(coverOrigin ? [coverOrigin] : [])],
         fontSrc: ["'self'"],
         formAction: ["'self'"],
         objectSrc: ["'none'"],

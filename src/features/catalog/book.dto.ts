@@ -1,7 +1,7 @@
 import { toDecimal } from '../../lib/money.ts';
 import type { Book } from '../../models/Book.ts';
 import { dtoFields, type BookDtoFields } from './book-fields.ts';
-import { coverImage, type CoverImage } from './cover.ts';
+import { coverImage, coverSrc, type CoverImage } from './cover.ts';
 import { copiesForSale, preorderCopiesLeft } from './preorder.rules.ts';
 
 /**
@@ -30,7 +30,8 @@ export function toBookDto(book: Book): BookDto {
     id: book.id,
     price: toDecimal(book.price),
     priceCents: book.price,
-    imageUrl: book.imageUrl,
+    // Worked out as the book is drawn: the cover's address follows S3_PUBLIC_URL.
+    imageUrl: coverSrc(book),
     cover: coverImage(book),
     inStock: copiesForSale(book),
     preorderCopiesLeft: preorderCopiesLeft(book),

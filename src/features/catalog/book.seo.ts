@@ -1,5 +1,6 @@
 import type { BookDto } from './book.dto.ts';
 import type { Offer } from './preorder.rules.ts';
+import { absoluteCoverUrl } from './cover.ts';
 
 export const PUBLISHER = 'Little Lantern Books';
 
@@ -35,7 +36,7 @@ export function bookJsonLd(book: BookDto, offer: Offer, origin: string): object 
     ...(book.isbn ? { isbn: book.isbn } : {}),
     datePublished: book.publishedOn,
     description: book.description,
-    ...(book.imageUrl ? { image: `${origin}${book.imageUrl}` } : {}),
+    ...(book.imageUrl ? { image: absoluteCoverUrl(origin, book.imageUrl) } : {}),
     typicalAgeRange: book.ageRange,
     audience: { '@type': 'PeopleAudience', suggestedMinAge: Number(book.ageRange.split('-')[0]) || 3 },
     offers: {

@@ -15,6 +15,7 @@ import { offerBadge } from './stock.ts';
 import { offerQuantityChoices } from './per-title-limit.ts';
 import { SHOWS } from './catalogue-visibility.ts';
 import { offerWords } from './preorder.rules.ts';
+import { absoluteCoverUrl } from './cover.ts';
 
 // GET /books       the catalogue grid; ?q= searches it, ?age= keeps one age band, ?show=coming-soon
 //                  keeps the forthcoming titles, ?sort= orders it
@@ -68,7 +69,7 @@ export function catalogPages(catalog: CatalogService, log: { error(o: object, m:
         buyLinks: buyLinks(book),
         meta: {
           description: summary(book.description),
-          image: book.imageUrl ? `${publicUrl}${book.imageUrl}` : undefined,
+          image: book.imageUrl ? absoluteCoverUrl(publicUrl, book.imageUrl) : undefined,
           type: 'book',
           canonical: `${publicUrl}/books/${book.id}`,
           jsonLd: bookJsonLd(book, offer, publicUrl),

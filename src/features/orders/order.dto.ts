@@ -4,6 +4,7 @@ import { trackingUrl } from './carriers.ts';
 import { decimalTotals, type DecimalTotals } from '../pricing/pricing.ts';
 import { displayStatus, statusLabel, type OrderMoney } from './order-status.ts';
 import { orderShipsOn } from './preorder-facts.ts';
+import { coverSrc } from '../catalog/cover.ts';
 
 /** An order as the API, the dashboard and the confirmation page show it (docs/architecture.md, "What the API answers"). */
 export interface OrderDto {
@@ -78,7 +79,7 @@ export function toOrderDto(order: Order): OrderDto {
       bookId: item.bookId,
       quantity: item.quantity,
       price: toDecimal(item.price),
-      book: { title: item.book?.title ?? item.title, imageUrl: item.book?.imageUrl ?? null },
+      book: { title: item.book?.title ?? item.title, imageUrl: item.book ? coverSrc(item.book) : null },
       outOn: order.status === 'preordered' && item.preorder && item.book ? item.book.publishedOn : null,
     })),
     shipsOn: orderShipsOn(order),

@@ -1,4 +1,4 @@
-import { coverImage, type CoverImage } from '../../catalog/cover.ts';
+import { coverImage, coverSrc, type CoverImage } from '../../catalog/cover.ts';
 import type { Db } from '../../../db.ts';
 import { isUniqueViolation } from '../../../lib/unique-violation.ts';
 import { toDecimal } from '../../../lib/money.ts';
@@ -144,7 +144,7 @@ export function createBookAdmin(db: Db, restocking: Restocking, shopDay: () => s
       return {
         id,
         title: book.title,
-        imageUrl: book.imageUrl,
+        imageUrl: coverSrc(book),
         values: { ...values, stock: book.inStock + held },
         held,
         waiting: (await restocking.waitingFor([id])).get(id) ?? 0,

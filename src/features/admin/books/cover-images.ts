@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { Sharp, SharpOptions } from 'sharp';
-import { HttpError } from '../../../web/errors.ts';
+import { HttpError, Unavailable } from '../../../web/errors.ts';
 import { coverFileName } from '../../catalog/cover.ts';
+import type { CoverStore } from '../../covers/cover-store.ts';
 
 // Turns an uploaded cover into the files the shop serves: checked from its bytes, never its
 // name or declared type, and resized into a few widths so a phone downloads a small one.
@@ -27,7 +26,22 @@ export const COVER_MESSAGES = {
   svg: 'SVG images are not accepted as covers: please upload a JPEG, PNG or WebP image.',
   tooManyPixels: 'The image is too large: at most 25 megapixels.',
   unreadable: 'The image could not be read. Please try another file.',
+  notStored:
+    "The cover could not be saved: the storage that keeps the shop's pictures did not answer, so nothing was changed. Please try again in a few minutes; if it keeps happening, tell whoever hosts the shop.",
 } as const;
+
+/** A cover whose files could not all be stored: nothing points at it, and the operator is told in words (503). */
+export class CoverNotStored extends Unavailable {
+  constructor(
+    readonly coverName: string,
+    /** The files this upload would have written, for whoever tidies up after it. */
+    readonly files: string[],
+    /** The store's own answer, for the log. */
+    override readonly cause: unknown,
+  ) {
+    super(COVER_MESSAGES.notStored, 60);
+  }
+}
 
 export interface StoredCover {
   /** The files' stem: a hash of the upload, so a new cover gets new addresses. */
@@ -54,13 +68,15 @@ export function coverDecodingLoad(): { active: number; waiting: number } {
   return { active: decoding.activeCount, waiting: decoding.pendingCount };
 }
 
-/** Refuses anything but a JPEG, PNG or WebP of sane size (422); otherwise writes every width into `dir`. */
-export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCover> {
+/**
+ * Refuses anything but a JPEG, PNG or WebP of sane size (422); otherwise writes every width into
+ * the store, and resolves only once all are there. A write the store refuses is CoverNotStored.
+ */
+export async function storeCover(bytes: Buffer, store: CoverStore): Promise<StoredCover> {
   return decoding(async () => {
     const original = await inspect(bytes);
     const name = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
     const widths = widthsFor(original.width);
-    await mkdir(dir, { recursive: true });
     let largest = { width: 0, height: 0 };
     for (const width of widths) {
       const { data, info } = await (
@@ -74,7 +90,13 @@ export async function storeCover(bytes: Buffer, dir: string): Promise<StoredCove
           // the operator is asked for another file (422); nothing of this upload is kept.
           throw new HttpError(422, COVER_MESSAGES.unreadable);
         });
-      await writeAtomically(path.join(dir, coverFileName(name, width)), data);
+      await store.put(coverFileName(name, width), data).catch((err: unknown) => {
+        throw new CoverNotStored(
+          name,
+          widths.map((w) => coverFileName(name, w)),
+          err,
+        );
+      });
       largest = { width: info.width, height: info.height };
     }
     return { name, ...largest, widths };
@@ -120,11 +142,4 @@ async function inspect(bytes: Buffer): Promise<{ width: number; height: number }
 // Upright (EXIF orientation applied); sharp drops the rest of the metadata, a camera's GPS included.
 async function decode(bytes: Buffer) {
   return (await loadSharp())(bytes, { limitInputPixels: MAX_PIXELS }).rotate();
-}
-
-// Another process may be writing the same file (the same upload twice): each renames a whole file into place.
-async function writeAtomically(file: string, data: Buffer): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, file);
 }

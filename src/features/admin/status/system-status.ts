@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { behindProxy, type Config } from '../../../config.ts';
 import type { Knex } from 'knex';
 import { withinDeadline } from '../../../lib/deadline.ts';
 import type { Db } from '../../../db.ts';
 import type { Logger } from '../../../log.ts';
+import type { CoverStore } from '../../covers/cover-store.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 
@@ -35,6 +37,13 @@ export interface EmailStatus {
   error: string | null;
 }
 
+export interface CoversStatus {
+  /** Where covers live: this server's disk, or a bucket every server shares (S3_BUCKET). */
+  where: CoverStore['kind'];
+  ok: boolean;
+  error: string | null;
+}
+
 export interface ChecklistItem {
   /** What the operator reads: a sentence on what is missing and what to do, or that it is done. */
   label: string;
@@ -60,6 +69,7 @@ export interface SystemReport {
   payments: PaymentStatus;
   database: DatabaseStatus;
   email: EmailStatus;
+  covers: CoversStatus;
   /** Taking test payments (the sandbox, or Stripe test keys): what is left before launch. */
   testMode: boolean;
   checklist: ChecklistItem[];
@@ -76,7 +86,16 @@ export function checklistFirst(report: Pick<SystemReport, 'testMode' | 'checklis
 
 type StatusConfig = Pick<
   Config,
-  'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SMTP_URL' | 'PUBLIC_URL' | 'SHOP_NOTIFY_EMAIL' | 'TRUST_PROXY'
+  | 'STRIPE_SECRET_KEY'
+  | 'STRIPE_PUBLISHABLE_KEY'
+  | 'STRIPE_WEBHOOK_SECRET'
+  | 'SMTP_URL'
+  | 'PUBLIC_URL'
+  | 'SHOP_NOTIFY_EMAIL'
+  | 'TRUST_PROXY'
+  | 'S3_BUCKET'
+  | 'WEB_CONCURRENCY'
+  | 'isProduction'
 >;
 
 export interface SystemStatusDeps {
@@ -84,9 +103,39 @@ export interface SystemStatusDeps {
   payments: Pick<PaymentProvider, 'name' | 'isLive' | 'check'>;
   mailer: Pick<Mailer, 'smtpConfigured' | 'verify'>;
   config: StatusConfig;
+  /** Where covers are kept; unset: this server's disk. */
+  coverStore?: Pick<CoverStore, 'kind' | 'ping'>;
   /** The shop's log, for a check made outside a request. */
   log: Logger;
   timeoutMs?: number;
+}
+
+const ON_DISK: Pick<CoverStore, 'kind' | 'ping'> = { kind: 'disk', ping: async () => {} };
+
+/**
+ * Covers on this server's disk are seen by this server alone: a second one behind the same
+ * address would link them and answer Page Not Found. Said more strongly when WEB_CONCURRENCY
+ * asks for more processes than this machine has cores, as a set-up meant for several machines.
+ */
+function coversItem(config: Pick<StatusConfig, 'S3_BUCKET' | 'WEB_CONCURRENCY'>): ChecklistItem {
+  const settings = ['S3_BUCKET'];
+  if (config.S3_BUCKET) {
+    return { label: 'Covers are kept in a storage bucket every server shares, so each server shows them all.', settings, done: true };
+  }
+  const beyondOneMachine = (config.WEB_CONCURRENCY ?? 1) > availableParallelism();
+  const label = beyondOneMachine
+    ? `Covers are kept on this server's disk only, yet the shop is set up for more processes than one machine runs: a second server would show none of the covers uploaded here. ${ASK_HOST} set up an S3-compatible storage bucket before adding a server.`
+    : `Covers are kept on this server's disk, so a second server would not see them. ${ASK_HOST} set up an S3-compatible storage bucket before the shop runs on more than one server.`;
+  return { label, settings, done: false };
+}
+
+/** The bucket's answer in words: the SDK names a missing bucket or refused key by its code, with no message. */
+function bucketAnswer(err: unknown): string {
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  if (status === 404) return `The bucket does not exist (${e.name ?? 'NotFound'}).`;
+  if (status === 403) return `The bucket refused the access key (${e.name ?? 'Forbidden'}).`;
+  return messageOf(err);
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'Unknown error.';
@@ -98,7 +147,15 @@ async function count(db: Db, table: string, where: (q: Knex.QueryBuilder) => voi
   return Number(row?.n ?? 0);
 }
 
-export function createSystemStatus({ db, payments, mailer, config, log: shopLog, timeoutMs = STATUS_TIMEOUT_MS }: SystemStatusDeps) {
+export function createSystemStatus({
+  db,
+  payments,
+  mailer,
+  config,
+  coverStore = ON_DISK,
+  log: shopLog,
+  timeoutMs = STATUS_TIMEOUT_MS,
+}: SystemStatusDeps) {
   const bounded = <T>(work: () => Promise<T>) =>
     withinDeadline(Promise.resolve().then(work), timeoutMs, () => new Error(`No answer within ${timeoutMs / 1000} seconds.`));
 
@@ -131,6 +188,18 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
     } catch (err) {
       // The mail server out of reach or refusing us: the report's email line says why.
       return { smtpConfigured: true, ok: false, error: messageOf(err) };
+    }
+  }
+
+  async function coversStatus(): Promise<CoversStatus> {
+    const where = coverStore.kind;
+    if (where === 'disk') return { where, ok: true, error: null };
+    try {
+      await bounded(() => coverStore.ping());
+      return { where, ok: true, error: null };
+    } catch (err) {
+      // The bucket out of reach, missing, or refusing the credentials: the covers card says why.
+      return { where, ok: false, error: bucketAnswer(err) };
     }
   }
 
@@ -204,6 +273,7 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
         `The server does not know about the proxy in front of it, so sign-in limits may treat every visitor as one. ${ASK_HOST} declare the proxy.`,
         ['TRUST_PROXY'],
       ),
+      ...(config.isProduction ? [coversItem(config)] : []),
       item(
         enrolledOperator,
         'An operator signs in with two-step sign-in.',
@@ -216,10 +286,11 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
   return {
     /** `log` is the request's, so what is logged carries its id. */
     async check(log: Logger = shopLog): Promise<SystemReport> {
-      const [paymentsNow, database, email, enrolledOperator, waiting] = await Promise.all([
+      const [paymentsNow, database, email, covers, enrolledOperator, waiting] = await Promise.all([
         paymentStatus(),
         databaseStatus(),
         emailStatus(),
+        coversStatus(),
         hasEnrolledOperator(log),
         today(log),
       ]);
@@ -228,6 +299,7 @@ export function createSystemStatus({ db, payments, mailer, config, log: shopLog,
         payments: paymentsNow,
         database,
         email,
+        covers,
         testMode: !paymentsNow.isLive,
         checklist: checklist(enrolledOperator),
       };

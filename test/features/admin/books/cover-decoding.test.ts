@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { COVER_MESSAGES, coverDecodingLoad, storeCover } from '../../../../src/features/admin/books/cover-images.ts';
 import { HttpError } from '../../../../src/web/errors.ts';
+import { diskStore } from '../../../../src/features/covers/disk-store.ts';
 
 // What one cover upload may cost a server process: a pixel count that still fits a print
 // cover, and one decode at a time however many operators upload at once.
@@ -19,7 +20,7 @@ const png = (width: number, height: number) =>
 describe('cover image size', () => {
   it('refuses an image over 25 megapixels with the message the form shows (422), writing nothing', async () => {
     const dir = newDir();
-    const refused = await storeCover(await png(5001, 5000), dir).catch((err: unknown) => err);
+    const refused = await storeCover(await png(5001, 5000), diskStore(dir)).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(HttpError);
     expect([(refused as HttpError).status, (refused as HttpError).message]).toEqual([422, COVER_MESSAGES.tooManyPixels]);
     expect(COVER_MESSAGES.tooManyPixels).toBe('The image is too large: at most 25 megapixels.');
@@ -27,7 +28,7 @@ describe('cover image size', () => {
   });
 
   it('takes an image of exactly 25 megapixels', async () => {
-    const stored = await storeCover(await png(5000, 5000), newDir());
+    const stored = await storeCover(await png(5000, 5000), diskStore(newDir()));
     expect([stored.width, stored.height]).toEqual([960, 960]);
   }, 30_000);
 });
@@ -38,7 +39,7 @@ describe('several uploads at once', () => {
     const seen: { active: number; waiting: number }[] = [];
     const sampler = setInterval(() => seen.push(coverDecodingLoad()), 1);
     const dir = newDir();
-    await Promise.all([storeCover(first, dir), storeCover(second, dir)]);
+    await Promise.all([storeCover(first, diskStore(dir)), storeCover(second, diskStore(dir))]);
     clearInterval(sampler);
     expect(Math.max(...seen.map((s) => s.active))).toBe(1);
     expect(seen).toContainEqual({ active: 1, waiting: 1 });
