@@ -47,13 +47,21 @@ const schema = z.object({
   /** Covers in this S3-compatible bucket, shared by every server; unset: on this server's disk under UPLOADS_DIR. */
   S3_BUCKET: z.string().trim().min(1).optional(),
   /** Any S3-compatible store's address (MinIO, R2, Spaces...); unset: AWS. Credentials and region: the AWS SDK's own variables. */
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with https:// or http://')
+    .optional(),
   /** Where browsers fetch covers from (a CDN or the bucket's public address); unset: the shop serves them from the bucket. */
   S3_PUBLIC_URL: z
     .url()
     .regex(/^https?:\/\//, 'must start with https:// or http://')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /** The bucket's credentials, under the AWS SDK's own names; unset: the SDK's other sources (an instance role...). */
+  AWS_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  /** The bucket's region; unset with S3_ENDPOINT: us-east-1, which most S3-compatible stores accept. */
+  AWS_REGION: z.string().trim().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(mysql|mariadb):\/\//, 'must start with mysql:// or mariadb://')
@@ -167,6 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY: required in production (or set ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true to take test payments)',
     );
+  }
+  if (Boolean(values.AWS_ACCESS_KEY_ID) !== Boolean(values.AWS_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both or neither');
   }
   for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_URL'] as const) {
     if (values[name] && !values.S3_BUCKET)

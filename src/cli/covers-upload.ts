@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { bucketStore } from '../features/covers/bucket-store.ts';
 import { copyCoversToBucket, describeCopy } from '../features/covers/copy-to-bucket.ts';
 import { coversDir } from '../features/covers/disk-store.ts';
+import { bucketOptions } from '../features/covers/store-choice.ts';
 
 // `npm run covers:upload` copies the covers uploaded to this server's disk (UPLOADS_DIR/covers)
 // into the bucket S3_BUCKET names, skipping those already there, and says what it did. Run it
@@ -13,7 +14,7 @@ if (!config.S3_BUCKET) {
     "S3_BUCKET is not set, so there is no bucket to copy covers to. Set S3_BUCKET (and S3_ENDPOINT for a store other than AWS, with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) in the shop's configuration, then run this again.",
   );
 }
-const bucket = bucketStore({ bucket: config.S3_BUCKET, endpoint: config.S3_ENDPOINT });
+const bucket = bucketStore(bucketOptions(config, config.S3_BUCKET));
 try {
   await bucket.ping();
 } catch (err) {

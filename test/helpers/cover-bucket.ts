@@ -25,10 +25,8 @@ interface S3rverServer {
   close(): Promise<void>;
 }
 
-// s3rver accepts these fixed credentials; the AWS SDK reads them from the environment as in production.
-process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-process.env.AWS_REGION = 'us-east-1';
+// The fixed credentials s3rver accepts.
+const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export async function startCoverBucket(bucket = 'lantern-covers'): Promise<CoverBucket> {
   const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
@@ -40,11 +38,16 @@ export async function startCoverBucket(bucket = 'lantern-covers'): Promise<Cover
   };
   await run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1' });
+  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: CREDENTIALS });
   return {
     bucket,
     endpoint,
-    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint },
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    },
     async keys() {
       const answer = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
       return (answer.Contents ?? []).map((o) => o.Key!).sort();

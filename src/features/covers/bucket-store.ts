@@ -23,16 +23,19 @@ export interface BucketOptions {
   bucket: string;
   /** Any S3-compatible store (MinIO, R2, Spaces...): addressed by path, bucket after the host. Unset: AWS. */
   endpoint?: string | undefined;
+  region?: string | undefined;
+  /** Unset: the SDK finds them itself (its environment variables, a shared profile, an instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 /**
- * Covers in an S3-compatible bucket every server shares. Credentials and region come from the
- * SDK's own variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION); a store named by
- * its endpoint rarely cares about the region, so us-east-1 stands in when none is set.
+ * Covers in an S3-compatible bucket every server shares. A store named by its endpoint rarely
+ * cares about the region, so us-east-1 stands in when none is set; AWS itself needs the right one.
  */
-export function bucketStore({ bucket, endpoint }: BucketOptions): BucketStore {
+export function bucketStore({ bucket, endpoint, region, credentials }: BucketOptions): BucketStore {
   const client = new S3Client({
-    ...(endpoint ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION || 'us-east-1' } : {}),
+    ...(endpoint ? { endpoint, forcePathStyle: true, region: region ?? 'us-east-1' } : region ? { region } : {}),
+    ...(credentials ? { credentials } : {}),
     // One retry: an upload is waited on by the operator, /readyz by a balancer with its own deadline.
     maxAttempts: 2,
     // A bucket that does not answer must fail the upload, not hold it (and a process's socket) open.

@@ -1,13 +1,24 @@
 import type { Config } from '../../config.ts';
-import { bucketStore } from './bucket-store.ts';
+import { bucketStore, type BucketOptions } from './bucket-store.ts';
 import type { CoverStore } from './cover-store.ts';
 import { coversDir, diskStore } from './disk-store.ts';
 
-type StoreConfig = Pick<Config, 'S3_BUCKET' | 'S3_ENDPOINT' | 'uploadsDir'>;
+type BucketConfig = Pick<Config, 'S3_BUCKET' | 'S3_ENDPOINT' | 'AWS_REGION' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'>;
 
 /** The bucket when S3_BUCKET is set, otherwise UPLOADS_DIR/covers. */
-export function coverStoreFor(config: StoreConfig): CoverStore {
-  return config.S3_BUCKET
-    ? bucketStore({ bucket: config.S3_BUCKET, endpoint: config.S3_ENDPOINT })
-    : diskStore(coversDir(config.uploadsDir));
+export function coverStoreFor(config: BucketConfig & Pick<Config, 'uploadsDir'>): CoverStore {
+  return config.S3_BUCKET ? bucketStore(bucketOptions(config, config.S3_BUCKET)) : diskStore(coversDir(config.uploadsDir));
+}
+
+/** The bucket's settings as the SDK takes them. */
+export function bucketOptions(config: BucketConfig, bucket: string): BucketOptions {
+  return {
+    bucket,
+    endpoint: config.S3_ENDPOINT,
+    region: config.AWS_REGION,
+    credentials:
+      config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY }
+        : undefined,
+  };
 }
