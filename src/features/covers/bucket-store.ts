@@ -1,18 +1,6 @@
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import type { BucketStore } from './cover-store.ts';
-
-/** A cover's bytes never change under its name (the name is the upload's hash): browsers and CDNs keep it a year. */
-export const COVER_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-export const COVER_CONTENT_TYPE = 'image/webp';
+import { COVER_CACHE_CONTROL, COVER_CONTENT_TYPE, type BucketStore } from './cover-store.ts';
 
 /** Where a cover file sits in the bucket: covers/<hash>-<width>.webp. */
 export function coverKey(file: string): string {
@@ -28,26 +16,35 @@ export interface BucketOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+
 /**
  * Covers in an S3-compatible bucket every server shares. A store named by its endpoint rarely
  * cares about the region, so us-east-1 stands in when none is set; AWS itself needs the right one.
+ * The SDK is loaded with the first request: a shop keeping covers on disk never carries it.
  */
 export function bucketStore({ bucket, endpoint, region, credentials }: BucketOptions): BucketStore {
-  const client = new S3Client({
-    ...(endpoint ? { endpoint, forcePathStyle: true, region: region ?? 'us-east-1' } : region ? { region } : {}),
-    ...(credentials ? { credentials } : {}),
-    // One retry: an upload is waited on by the operator, /readyz by a balancer with its own deadline.
-    maxAttempts: 2,
-    // A bucket that does not answer must fail the upload, not hold it (and a process's socket) open.
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 15_000 },
-  });
+  let connecting: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
+  const connect = () =>
+    (connecting ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        ...(endpoint ? { endpoint, forcePathStyle: true, region: region ?? 'us-east-1' } : region ? { region } : {}),
+        ...(credentials ? { credentials } : {}),
+        // One retry: an upload is waited on by the operator, /readyz by a balancer with its own deadline.
+        maxAttempts: 2,
+        // A bucket that does not answer must fail the upload, not hold it (and a socket) open.
+        requestHandler: { connectionTimeout: 2_000, requestTimeout: 15_000 },
+      }),
+    })));
 
   return {
     kind: 'bucket',
     bucket,
     async put(file, data) {
+      const { sdk, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: bucket,
           Key: coverKey(file),
           Body: data,
@@ -57,8 +54,9 @@ export function bucketStore({ bucket, endpoint, region, credentials }: BucketOpt
       );
     },
     async has(file) {
+      const { sdk, client } = await connect();
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: coverKey(file) }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: coverKey(file) }));
         return true;
       } catch (err) {
         if (isMissing(err)) return false;
@@ -66,8 +64,9 @@ export function bucketStore({ bucket, endpoint, region, credentials }: BucketOpt
       }
     },
     async read(file) {
+      const { sdk, client } = await connect();
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: coverKey(file) }));
+        const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: coverKey(file) }));
         return { body: answer.Body as Readable, length: answer.ContentLength };
       } catch (err) {
         if (isMissing(err)) return null;
@@ -76,18 +75,22 @@ export function bucketStore({ bucket, endpoint, region, credentials }: BucketOpt
     },
     async remove(files) {
       if (!files.length) return;
+      const { sdk, client } = await connect();
       const answer = await client.send(
-        new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: files.map((file) => ({ Key: coverKey(file) })), Quiet: true } }),
+        new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: files.map((file) => ({ Key: coverKey(file) })), Quiet: true } }),
       );
       const failed = answer.Errors ?? [];
       if (failed.length) throw new Error(`The bucket kept ${failed.map((e) => `${e.Key} (${e.Code ?? e.Message})`).join(', ')}`);
     },
     async ping() {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }));
     },
   };
 }
 
+/** The bucket's answer for a key (or bucket) it does not have: NoSuchKey, or a bare 404 to a HEAD. */
 function isMissing(err: unknown): boolean {
-  return err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 }

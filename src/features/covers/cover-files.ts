@@ -1,7 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import express, { type RequestHandler } from 'express';
-import { COVER_CACHE_CONTROL, COVER_CONTENT_TYPE } from './bucket-store.ts';
-import type { BucketStore, CoverStore } from './cover-store.ts';
+import { COVER_CACHE_CONTROL, COVER_CONTENT_TYPE, type BucketStore, type CoverStore } from './cover-store.ts';
 
 // A stored cover's name carries a hash of its content (cover-images.ts), so its bytes never
 // change: a year's immutable caching is safe, and a new cover arrives under a new name.

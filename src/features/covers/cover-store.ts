@@ -5,6 +5,10 @@ import type { Readable } from 'node:stream';
 // files by name ("<hash>-<width>.webp"); the name carries the upload's hash, so a file never
 // changes once written.
 
+/** A cover's bytes never change under its name (the name is the upload's hash): browsers and CDNs keep it a year. */
+export const COVER_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const COVER_CONTENT_TYPE = 'image/webp';
+
 /** A stored cover file, as the shop streams it to a browser. */
 export interface CoverFile {
   body: Readable;
