@@ -1,7 +1,10 @@
 import sharp from 'sharp';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COVER_MESSAGES } from '../../../src/features/admin/books/cover-images.ts';
+import { COVER_MESSAGES, CoverNotStored } from '../../../src/features/admin/books/cover-images.ts';
+import { createCovers } from '../../../src/features/admin/books/covers.service.ts';
+import { coverStoreFor } from '../../../src/features/covers/store-choice.ts';
+import { createLogger } from '../../../src/log.ts';
 import { readCatalogueVersion } from '../../../src/features/catalog/catalogue-version.ts';
 import { buildTestShop, formToken, type TestShop } from '../../helpers/app.ts';
 import { startCoverBucket, type CoverBucket } from '../../helpers/cover-bucket.ts';
@@ -126,6 +129,26 @@ describe('a bucket that does not take the upload', () => {
     } finally {
       await missing.close();
     }
+  });
+
+  it('takes back the widths already written when a later one is refused, and leaves the book as it was', async () => {
+    const [, , , , , id] = await bookIds(shop);
+    const real = coverStoreFor(shop.config);
+    let puts = 0;
+    // The bucket takes two widths, then refuses the third.
+    const flaky = {
+      ...real,
+      put: (file: string, data: Buffer) => (++puts === 3 ? Promise.reject(new Error('SlowDown')) : real.put(file, data)),
+    };
+    const covers = createCovers({ db: shop.db, store: flaky, log: createLogger('silent') });
+    const before = await shop.db('books').where({ id }).first();
+    const keysBefore = await bucket.keys();
+    const refused = await covers.replace(id!, await picture(240), 1).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(CoverNotStored);
+    expect((refused as CoverNotStored).status).toBe(503);
+    expect(puts).toBe(3);
+    expect(await shop.db('books').where({ id }).first()).toEqual(before);
+    expect(await bucket.keys()).toEqual(keysBefore);
   });
 
   it('leaves the book as it was while the storage server is down, and /readyz says covers are unavailable', async () => {

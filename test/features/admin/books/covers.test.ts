@@ -400,6 +400,10 @@ describe('a good upload', () => {
     const page = (await shop.browser().get(`/books/${id}`).expect(200)).text;
     expect(page).toContain(`${second.coverName}-640.webp 640w`);
     expect(page).not.toContain(first.coverName);
+    // The first cover's files go once no book shows them; nothing links them any more.
+    const files = readdirSync(dir);
+    for (const width of [160, 320, 480, 640, 800]) expect(files).not.toContain(`${first.coverName}-${width}.webp`);
+    for (const width of [160, 320, 480, 640]) expect(files).toContain(`${second.coverName}-${width}.webp`);
   });
 
   it('shows the uploaded cover as a thumbnail on the cart page', async () => {
