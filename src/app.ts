@@ -64,6 +64,7 @@ import { exportsPages } from './features/admin/numbers/exports.pages.ts';
 import { orderPages } from './features/admin/orders/order.pages.ts';
 import { COVER_UPLOAD_PATH, coverPages } from './features/admin/books/covers.pages.ts';
 import { uploadedFiles } from './features/covers/cover-files.ts';
+import { coversOnOneDiskWarning } from './features/covers/store-choice.ts';
 import { booksPages } from './features/admin/books/books.pages.ts';
 import { settingsPages } from './features/admin/settings/settings.pages.ts';
 import { backInStockPages, oneClickUnsubscribe } from './features/back-in-stock/back-in-stock.pages.ts';
@@ -94,6 +95,8 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   };
   const cookieWarning = insecureCookieWarning(config);
   if (cookieWarning) log.warn(cookieWarning);
+  const coversWarning = coversOnOneDiskWarning(config);
+  if (coversWarning) log.warn(coversWarning);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);

@@ -10,6 +10,15 @@ export function coverStoreFor(config: BucketConfig & Pick<Config, 'uploadsDir'>)
   return config.S3_BUCKET ? bucketStore(bucketOptions(config, config.S3_BUCKET)) : diskStore(coversDir(config.uploadsDir));
 }
 
+/**
+ * In production without a bucket, covers are on this machine's disk only: said once at start-up,
+ * as the pre-launch checklist says it, so whoever adds a second server reads it in the log too.
+ */
+export function coversOnOneDiskWarning(config: Pick<Config, 'isProduction' | 'S3_BUCKET'>): string | undefined {
+  if (!config.isProduction || config.S3_BUCKET) return undefined;
+  return "S3_BUCKET is unset in production: covers are kept on this server's disk (UPLOADS_DIR), and a second server behind the same address would answer 404 for every cover uploaded here. Set S3_BUCKET (and S3_ENDPOINT for a store other than AWS) before running more than one server, then run npm run covers:upload.";
+}
+
 /** The bucket's settings as the SDK takes them. */
 export function bucketOptions(config: BucketConfig, bucket: string): BucketOptions {
   return {

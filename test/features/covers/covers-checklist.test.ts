@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSystemStatus } from '../../../src/features/admin/status/system-status.ts';
 import { createLogger } from '../../../src/log.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
+import { capturedLog } from '../../helpers/log-capture.ts';
 import { operatorBrowser } from '../../helpers/operator.ts';
 
 // In production the pre-launch checklist says where covers live: on this server's disk a
@@ -63,12 +64,18 @@ describe('the covers item of the pre-launch checklist', () => {
   });
 
   it("shows on the status page with the setting for the host, and the Covers card says they are on this server's disk", async () => {
+    const { log, lines } = capturedLog('warn');
     const production = await buildTestShop({
       database: shop.database,
       seed: false,
+      log,
       env: { NODE_ENV: 'production', PUBLIC_URL: 'https://littlelantern.example', ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' },
     });
     try {
+      // Said at start-up too, for whoever reads the log before adding a server.
+      expect(lines.map((line) => line.msg)).toContainEqual(
+        expect.stringContaining("S3_BUCKET is unset in production: covers are kept on this server's disk"),
+      );
       const html = (await (await operatorBrowser(production)).agent.get('/admin').expect(200)).text;
       expect(html).toMatch(
         /Covers are kept on this server&#39;s disk, so a second server would not see them\.[\s\S]*?For your host: [\s\S]*?S3_BUCKET/,
