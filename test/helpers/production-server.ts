@@ -13,6 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface ProductionServer {
   baseUrl: string;
   port: number;
+  /** This server's own DATA_DIR, a fresh temporary folder. */
+  dataDir: string;
   /** The process the unit starts (with WEB_CONCURRENCY above 1, the primary). */
   pid: number;
   /** Resolves with the exit code once the process has ended. */
@@ -105,6 +107,7 @@ export async function startProductionServer(env: Record<string, string> = {}): P
   const server: ProductionServer = {
     baseUrl,
     port,
+    dataDir,
     pid: child.pid!,
     exited,
     terminateGroup: () => killGroup('SIGTERM'),

@@ -7,44 +7,11 @@ import { Agent, request } from 'node:http';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Buyer, CARDS } from '../helpers/checkout.ts';
+import { Visitor } from '../helpers/cross-server-visitor.ts';
 import { newParent } from '../helpers/accounts.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startProductionServer, type ProductionServer } from '../helpers/production-server.ts';
 import { mariadbServer, type ServiceProcess } from '../helpers/service-process.ts';
-
-/** One browser whose cookie travels with it from one process to the other. */
-class Visitor {
-  private cookies = new Map<string, string>();
-  private token = '';
-
-  async call(base: string, method: string, path: string, body?: object) {
-    // Without a session there is no token yet: the first change says it came from the shop's page.
-    if (method !== 'GET' && !this.token) this.token = (await (await this.call(base, 'GET', '/api/session')).json()).csrfToken ?? '';
-    const res = await fetch(base + path, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(this.token ? { 'x-csrf-token': this.token } : { 'sec-fetch-site': 'same-origin' }),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : null,
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return res;
-  }
-
-  async json(base: string, method: string, path: string, body?: object) {
-    const res = await this.call(base, method, path, body);
-    const answer = await res.json();
-    if (answer?.csrfToken) this.token = answer.csrfToken;
-    return { status: res.status, body: answer };
-  }
-}
 
 let mariadb: ServiceProcess | undefined;
 let database: TestDatabase | undefined;
