@@ -367,6 +367,8 @@ export function seedBooks(today: string): SeedBook[] {
 export async function seedCatalogue(db: Knex, today: string = new Date().toISOString().slice(0, 10)): Promise<number> {
   const books = seedBooks(today);
   return db.transaction(async (trx) => {
+    // Servers starting together on a new database take turns here, so only the first one seeds.
+    await trx('catalogueVersion').where({ id: 1 }).forUpdate().first();
     const existing = await trx('books').count({ n: '*' }).first();
     if (Number(existing?.n ?? 0) > 0) return 0;
     await trx('books').insert(books.map((book) => ({ ...book })));

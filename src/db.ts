@@ -142,8 +142,47 @@ export function isMySql(db: Db): boolean {
   return (db.client as Knex.Client).config.client === 'mysql2';
 }
 
-export async function migrateLatest(db: Db): Promise<void> {
-  await db.migrate.latest();
+/**
+ * Applies new migrations. On MariaDB, servers started together take turns: each holds a lock
+ * named after the database while it migrates (knex's own lock makes a latecomer quit, and its
+ * first creation of its tables is not safe from two servers at once), and one that finds the
+ * lock taken waits up to `waitSeconds` for it. SQLite has one process.
+ */
+export async function migrateLatest(db: Db, { waitSeconds = 120, log }: { waitSeconds?: number; log?: Logger } = {}): Promise<void> {
+  if (!isMySql(db)) return applyMigrations(db);
+  await db.transaction(async (holder) => {
+    const take = async (seconds: number) =>
+      Number(Object.values(firstRow(await holder.raw("SELECT GET_LOCK(CONCAT(DATABASE(), '.migrations'), ?) AS taken", [seconds])))[0]) ===
+      1;
+    if (!(await take(0))) {
+      log?.info('another server is migrating the database: waiting for it to finish');
+      if (!(await take(waitSeconds))) throw new Error(`another server has been migrating the database for ${waitSeconds} s: giving up`);
+    }
+    try {
+      await applyMigrations(db);
+    } finally {
+      await holder.raw("SELECT RELEASE_LOCK(CONCAT(DATABASE(), '.migrations'))");
+    }
+  });
+}
+
+async function applyMigrations(db: Db): Promise<void> {
+  try {
+    await db.migrate.latest();
+  } catch (err) {
+    if ((err as Error).name !== 'MigrationLocked') throw err;
+    // Under the named lock nobody else migrates: the row was left by a migration cut off half-way.
+    throw new Error(
+      'the database is marked as being migrated, but no server is migrating it: a migration was interrupted. Check the database, then release the mark with `npm run migrate -- unlock`',
+      { cause: err },
+    );
+  }
+}
+
+/** The first row of a raw query's answer (mysql2 answers [rows, fields]). */
+function firstRow(answer: unknown): Record<string, unknown> {
+  const rows = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown>[];
+  return rows[0] ?? {};
 }
 
 export async function pingDb(db: Db): Promise<void> {

@@ -194,3 +194,30 @@ describe('a covers bucket out of reach', () => {
     for (const server of [a, b]) expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
   });
 });
+
+describe('two machines started at the same moment on a new database', () => {
+  let fresh: ServiceProcess;
+  const started: ProductionServer[] = [];
+  beforeAll(async () => {
+    fresh = await mariadbServer();
+  }, 60_000);
+  afterAll(async () => {
+    for (const server of started) await server.cleanUp();
+    await fresh?.remove();
+  });
+
+  it('both listen, the database is migrated once and the sample catalogue is seeded once', async () => {
+    const env = { NODE_ENV: 'production', WEB_CONCURRENCY: '1', DATABASE_URL: fresh.url, ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' };
+    const [first, second] = await Promise.all([startProductionServer(env), startProductionServer(env)]);
+    started.push(first, second);
+    const freshDb = connectDb({ databaseUrl: fresh.url, dataDir: tmpdir(), log: createLogger('silent') });
+    try {
+      const titles = (await freshDb('books').select('title')).map((row: { title: string }) => row.title);
+      expect(titles.length).toBeGreaterThan(0);
+      expect(new Set(titles).size).toBe(titles.length);
+    } finally {
+      await freshDb.destroy();
+    }
+    for (const server of [first, second]) expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+  });
+});

@@ -8,7 +8,7 @@ export interface ReadinessProbe {
 }
 
 // GET /healthz   the process is alive
-// GET /readyz    the database and the session store answer
+// GET /readyz    the database, the session store and (with S3_BUCKET) the covers bucket answer
 export function healthRoutes(probes: ReadinessProbe[]): Router {
   const router = Router();
 
