@@ -18,6 +18,7 @@ import * as discountCodes from './20261125000400_discount_codes.ts';
 import * as checkoutAddressLocks from './20261125000500_checkout_address_locks.ts';
 import * as backInStockInbox from './20261126000100_back_in_stock_inbox.ts';
 import * as preorders from './20261128000100_preorders.ts';
+import * as accountErasure from './20261128000200_account_erasure.ts';
 
 // Migrations are listed here rather than discovered on disk, so the same list runs
 // under the server, the tests and the knex CLI. Add each new migration at the end.
@@ -41,6 +42,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125000500_checkout_address_locks': checkoutAddressLocks,
   '20261126000100_back_in_stock_inbox': backInStockInbox,
   '20261128000100_preorders': preorders,
+  '20261128000200_account_erasure': accountErasure,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -25,7 +25,8 @@ export class Checkout extends BaseModel {
 
   id!: number;
   paymentIntentId!: string;
-  userId!: number;
+  /** null once the account was erased: the order stays, without the person. */
+  userId!: number | null;
   /** JSON of CheckoutLine[]. */
   lines!: string;
   subtotal!: Cents;

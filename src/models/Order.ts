@@ -9,7 +9,8 @@ export class Order extends BaseModel {
   static override dayColumns = ['estimatedDelivery'];
 
   id!: number;
-  userId!: number;
+  /** null once the account was erased: the order stays, without the person. */
+  userId!: number | null;
   status!: string;
   subtotal!: Cents;
   shipping!: Cents;

@@ -110,7 +110,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   /** Under the checkout's lock, so a completion in flight is never undone. */
   async function closeCheckout(checkout: Checkout, status: 'failed' | 'canceled'): Promise<void> {
     await saleTransaction(db, async (trx) => {
-      await lockForSale(trx, { userId: checkout.userId });
+      await lockForSale(trx, { userId: checkout.userId ?? undefined });
       const locked = (await Checkout.query(trx).findById(checkout.id).forUpdate())!;
       await lockForSale(trx, { codes: [locked.discountCode], bookIds: bookIdsOf(locked) });
       await endCheckout(trx, locked, status);
@@ -325,7 +325,7 @@ async function openCheckoutsFrom(db: Db | Knex.Transaction, clientKey: string, e
   return Number(row.n);
 }
 
-type NewCheckout = Partial<Checkout> & Pick<Checkout, 'paymentIntentId' | 'userId' | 'clientKey' | 'lines'>;
+type NewCheckout = Partial<Checkout> & Pick<Checkout, 'paymentIntentId' | 'clientKey' | 'lines'> & { userId: number };
 
 /**
  * Writes the checkout and holds its copies and its code's use, in the lock order. The customer's

@@ -45,7 +45,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
 
   /** The checkout as it stands, with every row its sale may touch locked in the lock order. */
   async function lockCheckout(trx: Knex.Transaction, { id, userId }: Checkout): Promise<Checkout> {
-    await lockForSale(trx, { userId });
+    await lockForSale(trx, { userId: userId ?? undefined });
     const checkout = (await Checkout.query(trx).findById(id).forUpdate())!;
     const bookIds = checkout.parsedLines().map((line) => line.bookId);
     await lockForSale(trx, { codes: [checkout.discountCode], bookIds });
@@ -79,13 +79,16 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
   }
 
   async function createOrder(trx: Knex.Transaction, checkout: Checkout): Promise<number> {
+    // An account with a checkout still to settle cannot be erased (privacy/account-erasure.ts).
+    const userId = checkout.userId;
+    if (userId === null) throw new Error(`checkout ${checkout.id} is unsettled but has no account`);
     const lines = checkout.parsedLines();
     await sellHeldCopies(trx, checkout.paymentIntentId, lines);
     const amounts = decimalTotals(checkout);
     // A pre-order is paid now and waits for its titles; the release on publication day sets its delivery date.
     const preordered = lines.some((line) => line.preorder);
     const order = await Order.query(trx).insert({
-      userId: checkout.userId,
+      userId,
       status: preordered ? 'preordered' : 'succeeded',
       subtotal: checkout.subtotal,
       discountCode: checkout.discountCode,
@@ -116,8 +119,8 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     const shipsOn = preordered ? await shipsOnIn(trx, order.id) : null;
     await confirmUse(trx, checkout);
     await Checkout.query(trx).findById(checkout.id).patch({ status: 'completed' });
-    await carts.clear({ userId: checkout.userId }, trx);
-    const user = (await User.query(trx).findById(checkout.userId))!;
+    await carts.clear({ userId }, trx);
+    const user = (await User.query(trx).findById(userId))!;
     // The next checkout offers the address this one shipped to.
     await saveAddress(trx, user.id, { address: checkout.shippingAddress, city: checkout.city, zipCode: checkout.zipCode });
     await mailer.enqueue(trx, {
@@ -162,7 +165,7 @@ export function createOrderCompletion({ db, carts, payments, mailer, log, public
     await payments.refund({ paymentIntentId: checkout.paymentIntentId, idempotencyKey: `refund-${checkout.paymentIntentId}` });
     await db.transaction(async (trx) => {
       const moved = await Checkout.query(trx).findById(checkout.id).patch({ status: 'refunded' }).where({ status: 'refunding' });
-      if (moved !== 1) return;
+      if (moved !== 1 || checkout.userId === null) return;
       const user = await User.query(trx).findById(checkout.userId);
       if (!user) return;
       await mailer.enqueue(trx, {

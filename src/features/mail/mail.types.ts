@@ -114,6 +114,8 @@ export interface MailData {
     cancelUrl: string;
   };
   'contact-received': { firstName: string };
+  /** The account was deleted (by the parent, or by the shop at their request): what went and what stays. */
+  'account-deleted': { firstName: string; ordersKept: number };
   /** A parent asked to hear when a Coming Soon book is back: the confirmation, with the cancel link. */
   'back-in-stock-waiting': { title: string; bookUrl: string; unsubscribeUrl: string };
   'back-in-stock': { title: string; bookUrl: string; unsubscribeUrl: string };
@@ -155,6 +157,7 @@ const TEMPLATES: { readonly [T in MailTemplate]: true } = {
   'order-partial-refund': true,
   'preorder-date-moved': true,
   'contact-received': true,
+  'account-deleted': true,
   'back-in-stock-waiting': true,
   'back-in-stock': true,
   'shop-new-order': true,
@@ -173,6 +176,8 @@ export interface MailRequest<T extends MailTemplate = MailTemplate> {
   orderId?: number;
   /** An absolute link that stops such messages, sent as List-Unsubscribe with one-click POST. */
   unsubscribeUrl?: string;
+  /** Deleted from the outbox once sent, not kept: the address is being forgotten. */
+  forgetAfterSend?: boolean;
 }
 
 export interface RenderedMail {

@@ -53,6 +53,7 @@ interface OutboxRow {
   attempts: number;
   createdAt: Date | string | number;
   listUnsubscribe: string | null;
+  forgetAfterSend: boolean | number;
 }
 
 type SendFn = (message: nodemailer.SendMailOptions, row: OutboxRow) => Promise<void>;
@@ -100,9 +101,12 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
       else log.warn(details, 'mail: delivery failed; will retry');
       return false;
     }
-    await db('outbox')
-      .where({ id: row.id })
-      .update({ sentAt: new Date(), attempts: db.raw('attempts + 1'), lastError: null });
+    // A mail to an address being forgotten (an erased account's confirmation) leaves no copy.
+    if (row.forgetAfterSend) await db('outbox').where({ id: row.id }).delete();
+    else
+      await db('outbox')
+        .where({ id: row.id })
+        .update({ sentAt: new Date(), attempts: db.raw('attempts + 1'), lastError: null });
     log.debug({ outboxId: row.id, to: row.toAddress }, 'mail: sent');
     return true;
   }
@@ -122,7 +126,7 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
     for (;;) {
       const now = new Date();
       const rows = await db('outbox')
-        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt', 'listUnsubscribe')
+        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt', 'listUnsubscribe', 'forgetAfterSend')
         .whereNull('sentAt')
         .where('nextAttemptAt', '<=', now)
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])
@@ -190,6 +194,7 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
         dedupeKey: request.dedupeKey ?? null,
         orderId: request.orderId ?? null,
         listUnsubscribe: request.unsubscribeUrl ?? null,
+        forgetAfterSend: request.forgetAfterSend ?? false,
         attempts: 0,
         // Whole seconds: a DATETIME column may round up, which would make new mail look not yet due.
         nextAttemptAt: new Date(Math.floor(now.getTime() / 1000) * 1000),

@@ -15,6 +15,7 @@ export const subjects: { readonly [T in MailTemplate]: (data: MailData[T]) => st
   'order-partial-refund': (d) => `A refund on your order #${d.orderId}`,
   'preorder-date-moved': (d) => `${d.title} has a new date: about your pre-order #${d.orderId}`,
   'contact-received': () => 'We received your message',
+  'account-deleted': () => 'Your Little Lantern Books account has been deleted',
   'back-in-stock-waiting': (d) => `We will email you when ${d.title} is back`,
   'back-in-stock': (d) => `${d.title} is back in stock`,
   'shop-new-order': (d) =>

@@ -41,6 +41,7 @@ export function createPreorderNotices({
         .whereExists(Order.relatedQuery('items').where({ bookId, preorder: true }))
         .orderBy('id');
       for (const order of waiting) {
+        if (order.userId === null) continue;
         const customer = await User.query(trx).findById(order.userId);
         if (!customer) continue;
         await mailer.enqueue(trx, {

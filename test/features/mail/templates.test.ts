@@ -178,6 +178,11 @@ const samples: { [T in MailTemplate]: { data: MailData[T]; subject: string; show
     subject: 'We received your message',
     shows: ['Ivy', 'within 24 hours'],
   },
+  'account-deleted': {
+    data: { firstName: 'Ivy', ordersKept: 3 },
+    subject: 'Your Little Lantern Books account has been deleted',
+    shows: ['Ivy', 'We keep your 3 orders for tax and accounting', 'the last email we send to this address'],
+  },
   'back-in-stock-waiting': {
     data: { title: 'The Night Garden', bookUrl: '/books/7', unsubscribeUrl: '/notify/unsubscribe?token=abc' },
     subject: 'We will email you when The Night Garden is back',

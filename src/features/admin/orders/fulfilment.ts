@@ -50,30 +50,31 @@ export function createFulfilment({ db, mailer, publicUrl }: { db: Db; mailer: Ma
         };
         await writeAudit(trx, { actorId, action: 'shipped', orderId, before: fulfilmentSnapshot(order), after });
         const customer = await customerOf(trx, order);
-        await mailer.enqueue(trx, {
-          to: customer.email,
-          template: 'order-shipped',
-          data: {
-            firstName: customer.firstName,
-            orderId,
-            carrier: shipment.carrier,
-            trackingNumber: shipment.trackingNumber,
-            trackingLink: trackingUrl(shipment.carrier, shipment.trackingNumber) ?? '',
-            estimatedDelivery: longDate(shipment.estimatedDelivery),
-            orderUrl: `${publicUrl}/order-confirmation?orderId=${orderId}`,
-            // Told as the order's page now tells it, with any refund already given.
-            story: orderStory({
-              id: orderId,
-              status: 'shipped',
+        if (customer)
+          await mailer.enqueue(trx, {
+            to: customer.email,
+            template: 'order-shipped',
+            data: {
+              firstName: customer.firstName,
+              orderId,
               carrier: shipment.carrier,
               trackingNumber: shipment.trackingNumber,
-              estimatedDelivery: shipment.estimatedDelivery,
-              refundedAmount: toDecimal(order.refundedAmount),
-            }),
-          },
-          dedupeKey: `order-shipped:${orderId}`,
-          orderId,
-        });
+              trackingLink: trackingUrl(shipment.carrier, shipment.trackingNumber) ?? '',
+              estimatedDelivery: longDate(shipment.estimatedDelivery),
+              orderUrl: `${publicUrl}/order-confirmation?orderId=${orderId}`,
+              // Told as the order's page now tells it, with any refund already given.
+              story: orderStory({
+                id: orderId,
+                status: 'shipped',
+                carrier: shipment.carrier,
+                trackingNumber: shipment.trackingNumber,
+                estimatedDelivery: shipment.estimatedDelivery,
+                refundedAmount: toDecimal(order.refundedAmount),
+              }),
+            },
+            dedupeKey: `order-shipped:${orderId}`,
+            orderId,
+          });
       });
       mailer.kick();
     },

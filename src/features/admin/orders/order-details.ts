@@ -57,7 +57,7 @@ export function createOrderDetails({ db, payments, log: shopLog }: { db: Db; pay
       const order = await Order.query(db).findById(orderId).withGraphFetched('items.book');
       if (!order) throw new NotFound('Order not found');
       const [customer, refunds, emails, audit, paymentStatus] = await Promise.all([
-        User.query(db).findById(order.userId),
+        order.userId === null ? undefined : User.query(db).findById(order.userId),
         Refund.query(db).where({ orderId }).orderBy('id'),
         db('outbox').where({ orderId }).select('id', 'subject', 'toAddress', 'createdAt', 'sentAt').orderBy('id'),
         AuditEntry.query(db)

@@ -14,8 +14,9 @@ export async function lockOrder(trx: Knex.Transaction, orderId: number): Promise
   return order;
 }
 
-export async function customerOf(trx: Knex.Transaction, order: Order): Promise<User> {
-  return (await User.query(trx).findById(order.userId))!;
+/** The parent who placed the order; none once they erased their account. */
+export async function customerOf(trx: Knex.Transaction, order: Order): Promise<User | undefined> {
+  return order.userId === null ? undefined : User.query(trx).findById(order.userId);
 }
 
 /** What the audit log keeps of an order before and after an action. */

@@ -131,19 +131,20 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
         },
       });
       const customer = await customerOf(trx, current);
-      await mailer.enqueue(trx, {
-        to: customer.email,
-        template: 'order-canceled',
-        data: {
-          firstName: customer.firstName,
+      if (customer)
+        await mailer.enqueue(trx, {
+          to: customer.email,
+          template: 'order-canceled',
+          data: {
+            firstName: customer.firstName,
+            orderId,
+            refunded: toDecimal(refunded),
+            // Told as the order's page now tells it: what the order has had back in all.
+            story: orderStory({ id: orderId, status: 'canceled', refundedAmount: toDecimal(refunded) }),
+          },
+          dedupeKey: `order-canceled:${orderId}`,
           orderId,
-          refunded: toDecimal(refunded),
-          // Told as the order's page now tells it: what the order has had back in all.
-          story: orderStory({ id: orderId, status: 'canceled', refundedAmount: toDecimal(refunded) }),
-        },
-        dedupeKey: `order-canceled:${orderId}`,
-        orderId,
-      });
+        });
     });
     mailer.kick();
   }
@@ -168,19 +169,20 @@ export function createOrderRefunds({ db, payments, mailer, log }: { db: Db; paym
         },
       });
       const customer = await customerOf(trx, current);
-      await mailer.enqueue(trx, {
-        to: customer.email,
-        template: 'order-partial-refund',
-        data: {
-          firstName: customer.firstName,
+      if (customer)
+        await mailer.enqueue(trx, {
+          to: customer.email,
+          template: 'order-partial-refund',
+          data: {
+            firstName: customer.firstName,
+            orderId,
+            amount: toDecimal(amount),
+            reason: refund.reason,
+            refundedSoFar: refundedSentence(toDecimal(refunded)),
+          },
+          dedupeKey: `order-partial-refund:${refund.id}`,
           orderId,
-          amount: toDecimal(amount),
-          reason: refund.reason,
-          refundedSoFar: refundedSentence(toDecimal(refunded)),
-        },
-        dedupeKey: `order-partial-refund:${refund.id}`,
-        orderId,
-      });
+        });
     });
     mailer.kick();
   }

@@ -41,7 +41,8 @@ export interface OrderRow {
 
 export function createOrdersList(db: Db) {
   function matching({ status, search, bookId }: OrderQuery) {
-    const query = db('orders').join('users', 'users.id', 'orders.userId');
+    // An erased account's orders stay, without the person.
+    const query = db('orders').leftJoin('users', 'users.id', 'orders.userId');
     const wanted = STATUS_FILTERS[status];
     if (wanted) query.where('orders.status', wanted);
     if (bookId !== undefined)
@@ -110,8 +111,8 @@ function toRow(row: Order & Record<string, unknown>): OrderRow {
   return {
     id: row.id,
     createdAt: row.createdAt,
-    customerName: `${String(row.firstName)} ${String(row.lastName)}`,
-    email: row.email as string,
+    customerName: row.email ? `${String(row.firstName)} ${String(row.lastName)}` : 'Deleted account',
+    email: (row.email as string | null) ?? '',
     itemCount: Number(row.itemCount ?? 0),
     total: toDecimal(row.totalAmount),
     status: statusBadge(status, { totalCents: row.totalAmount, refundedCents: row.refundedAmount }),

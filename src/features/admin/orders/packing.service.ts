@@ -16,14 +16,14 @@ export interface PackingOrder {
 /** Paid orders waiting to be packed, and the slip that goes in each box. */
 export function createPacking(db: Db) {
   async function withCustomers(orders: Order[]): Promise<PackingOrder[]> {
-    const ids = [...new Set(orders.map((o) => o.userId))];
+    const ids = [...new Set(orders.flatMap((o) => (o.userId === null ? [] : [o.userId])))];
     const users = ids.length ? await User.query(db).findByIds(ids).select('id', 'firstName', 'lastName') : [];
     const names = new Map(users.map((u) => [u.id, `${u.firstName} ${u.lastName}`]));
     return orders.map((order) => ({
       id: order.id,
       createdAt: order.createdAt,
       shipTo: {
-        name: names.get(order.userId) ?? '',
+        name: (order.userId !== null && names.get(order.userId)) || '',
         address: order.shippingAddress,
         city: order.city,
         state: order.state,
