@@ -6,6 +6,8 @@ import type { Logger } from './log.ts';
 import { accountsApi } from './features/accounts/accounts.api.ts';
 import { accountsPages } from './features/accounts/accounts.pages.ts';
 import { ACCOUNT_MESSAGES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './features/accounts/accounts.messages.ts';
+import { privacyPages } from './features/privacy/privacy.pages.ts';
+import { privacyRequestPages } from './features/admin/privacy/privacy-requests.pages.ts';
 import { dashboardPages } from './features/accounts/dashboard.pages.ts';
 import { passwordChangeGate } from './features/accounts/password-change-gate.ts';
 import { checkoutApi } from './features/checkout/checkout.api.ts';
@@ -186,6 +188,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(sitePages(catalog, log));
   app.use(accountsPages(accounts, carts));
   app.use(dashboardPages(accounts, orders, carts, services.preorderCancel));
+  app.use(privacyPages(services.privacy, sessions));
   app.use(preorderCancelPages(services.preorderCancel));
   app.use(checkoutPages({ carts, accounts, orders, payments, checkCode: (code, subtotal) => applicableCode(db, code, subtotal) }));
   app.use(catalogPages(catalog, log, config.publicUrl));
@@ -203,6 +206,7 @@ export function createApp({ config, db, sessions, log, assets, services }: AppDe
   app.use(exportsPages(services.exports));
   app.use(booksPages(services.bookAdmin, db));
   app.use(settingsPages(db));
+  app.use(privacyRequestPages(services.privacy, sessions));
   app.use(discountsPages(services.discountAdmin));
   app.use(orderPages({ details: services.orderDetails, fulfilment: services.fulfilment, refunds: services.refunds }));
 

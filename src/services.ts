@@ -35,6 +35,7 @@ import { createShopNotifications } from './features/mail/shop-notifications.ts';
 import { createOrdersService } from './features/orders/orders.service.ts';
 import { createPreorderCancel } from './features/orders/preorder-cancel.ts';
 import { createPreorderNotices } from './features/orders/preorder-notices.ts';
+import { createPrivacy } from './features/privacy/privacy.service.ts';
 import type { PaymentProvider } from './features/payments/provider.ts';
 
 export interface ServiceDeps {
@@ -96,6 +97,7 @@ export function createServices({ config, db, log, mailer, payments, catalogue, r
     carts,
     accounts: createAccountsService({ db, mailer, limits, later, publicUrl: config.publicUrl, secondFactor: twoFactor }),
     orders: createOrdersService(db),
+    privacy: createPrivacy({ db, mailer, payments, limits, log, sessionDays: config.SESSION_MAX_AGE_DAYS }),
     checkout: createCheckoutService({
       db,
       carts,

@@ -52,6 +52,10 @@ export const FEATURE_DEPENDENCIES = {
     'admin/numbers': "the money a title's pre-orders took is summed in SQL as the numbers sum it",
     catalog: "a title is forthcoming, and has pre-order copies left, by the catalogue's pre-order rules",
   },
+  'admin/privacy': {
+    'admin/access': 'its pages are for operators past the second factor',
+    privacy: 'the operator runs the download and the erasure a parent can run, for a parent who writes in',
+  },
   'admin/settings': {
     'admin/access': 'its pages are for operators past the second factor',
   },
@@ -96,6 +100,13 @@ export const FEATURE_DEPENDENCIES = {
     payments: "an order's payment status is read from the provider",
     mail: 'a moved publication date is mailed to the parents whose pre-orders wait for it',
     pricing: 'an order shows its breakdown by the price rules',
+  },
+  privacy: {
+    accounts: "a download or a deletion asks for the account's password again; its pages are the dashboard's, for signed-in parents",
+    checkout: "an erasure takes the account's row lock, first in the checkout's lock order, so no payment starts or finishes for it meanwhile",
+    mail: "the erasure's confirmation is mailed",
+    orders: 'the download names each order by the status parents see',
+    payments: "the payment provider's record of the customer goes with the account",
   },
   session: {
     accounts: 'the header shows who is signed in',

@@ -38,7 +38,15 @@ export interface SessionStore {
   /** The Redis connection when REDIS_URL is set, shared with the throttles. */
   redis?: RedisClient;
   ping(): Promise<void>;
+  /** Deletes every session signed in (or half signed in) to the account: an erased account leaves none. */
+  endSessionsOf(userId: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Whether a stored session belongs to the account, signed in or waiting for its second step. */
+function belongsTo(userId: number, sess: unknown): boolean {
+  const data = sess as { userId?: unknown; halfSignIn?: { userId?: unknown } } | null;
+  return data?.userId === userId || data?.halfSignIn?.userId === userId;
 }
 
 /** Redis when REDIS_URL is set (production), otherwise the SQL database's sessions table. */
@@ -72,6 +80,17 @@ export async function openSessionStore(
       ping: async () => {
         await client.ping();
       },
+      endSessionsOf: async (userId) => {
+        // Sessions are not indexed by account: each is read once. Rare (an erasure), and bounded by the sessions kept.
+        let ended = 0;
+        for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+          for (const key of keys) {
+            const value = await client.get(key);
+            if (value && belongsTo(userId, JSON.parse(value))) ended += await client.del(key);
+          }
+        }
+        return ended;
+      },
       close: async () => {
         // Waiting for a polite QUIT to a Redis that is away would hold shutdown until it returns.
         if (client.isReady) await client.close();
@@ -90,6 +109,16 @@ export async function openSessionStore(
     store,
     ping: async () => {
       await db('sessions').select('sid').limit(1);
+    },
+    endSessionsOf: async (userId) => {
+      // The stored JSON names the account; the match is checked on the parsed session before deleting.
+      const rows = await db('sessions')
+        .where('sess', 'like', `%"userId":${userId}%`)
+        .select<Array<{ sid: string; sess: string | object }>>('sid', 'sess');
+      const sids = rows
+        .filter((row) => belongsTo(userId, typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess))
+        .map((row) => row.sid);
+      return sids.length ? Number(await db('sessions').whereIn('sid', sids).delete()) : 0;
     },
     close: () => {
       // A sweep running now schedules the next one when it ends, unless the interval is 0.

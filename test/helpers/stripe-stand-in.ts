@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A small imitation of the Stripe REST API, for the calls the shop's Stripe provider makes:
-// customers, payment intents (create, retrieve, list, cancel) and refunds. The real `stripe`
+// customers (create, delete), payment intents (create, retrieve, list, cancel) and refunds. The real `stripe`
 // SDK talks to it (STRIPE_API_URL), so tests see the SDK's real requests and errors.
 
 export const STAND_IN_SECRET_KEY = 'sk_test_standin_0123456789';
@@ -48,6 +48,8 @@ export interface StripeStandIn {
   secretKey: string;
   requests: RecordedRequest[];
   intents: Map<string, StandInIntent>;
+  /** The customers Stripe holds, with the name and email each was given. */
+  customers: Map<string, Record<string, unknown>>;
   /** What Stripe.js and the bank would do: move an intent on (optionally with a failure message). */
   setStatus(id: string, status: string, lastPaymentErrorMessage?: string): void;
   /**
@@ -110,6 +112,14 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       };
       customers.set(customer.id, customer);
       return { status: 200, body: customer };
+    }
+
+    const customerPath = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && customerPath) {
+      const customerId = decodeURIComponent(customerPath[1]!);
+      if (!customers.delete(customerId))
+        throw new ApiError(404, 'invalid_request_error', `No such customer: '${customerId}'`, 'resource_missing', 'id');
+      return { status: 200, body: { id: customerId, object: 'customer', deleted: true } };
     }
 
     if (method === 'POST' && path === '/v1/payment_intents') {
@@ -317,6 +327,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     secretKey,
     requests,
     intents,
+    customers,
     setStatus(intentId, status, lastPaymentErrorMessage) {
       const intent = intents.get(intentId);
       if (!intent) throw new Error(`stand-in has no payment intent ${intentId}`);

@@ -187,7 +187,7 @@ export const ACCESS_DENIED_URL = '/login?denied=1';
  * lockout"), told at the top of the sign-in form, the one thing that lets them in. A visitor
  * without a session gets no session for it (a read stores none): the redirect says it instead.
  */
-const signedInOnly: RequestHandler = (req, res, next) => {
+export const signedInOnly: RequestHandler = (req, res, next) => {
   if (req.session.userId) return next();
   if (!hasSession(req)) return res.redirect(303, ACCESS_DENIED_URL);
   keepRefusal(req, { form: 'signin', title: M.accessDenied.title, problems: [{ message: M.accessDenied.text }], ids: {}, values: {} });

@@ -42,6 +42,8 @@ export interface PaymentProvider {
   /** What the browser's card island needs: Stripe's publishable key, or nothing for the sandbox. */
   readonly publishableKey: string | null;
   createCustomer(input: { email: string; name: string; idempotencyKey: string }): Promise<{ id: string }>;
+  /** Deletes the customer's record (their name and email) once their account is erased; payments stay. */
+  forgetCustomer(id: string): Promise<void>;
   createPaymentIntent(input: CreateIntent): Promise<PaymentIntent>;
   retrievePaymentIntent(id: string): Promise<PaymentIntent>;
   cancelPaymentIntent(id: string, idempotencyKey: string): Promise<void>;

@@ -133,6 +133,10 @@ export function createSandboxProvider(db: Db): SandboxProvider {
       }
     },
 
+    async forgetCustomer(id) {
+      await db(CUSTOMERS).where({ id }).delete();
+    },
+
     async createPaymentIntent(input) {
       checkAmount(input.amountCents);
       const existing = (await db(INTENTS).where({ idempotencyKey: input.idempotencyKey }).first()) as IntentRow | undefined;

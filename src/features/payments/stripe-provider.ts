@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import { fromStripeError } from './stripe-errors.ts';
-import { WebhookVerificationError, type PaymentEvent, type PaymentIntent, type PaymentProvider, type PaymentStatus } from './provider.ts';
+import { PaymentError, WebhookVerificationError, type PaymentEvent, type PaymentIntent, type PaymentProvider, type PaymentStatus } from './provider.ts';
 
 export type StripeProviderConfig = Pick<
   Config,
@@ -29,6 +29,16 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
     async createCustomer({ email, name, idempotencyKey }) {
       const customer = await call(() => stripe.customers.create({ email, name }, { idempotencyKey }));
       return { id: customer.id };
+    },
+
+    async forgetCustomer(id) {
+      try {
+        await call(() => stripe.customers.del(id));
+      } catch (err) {
+        // Already gone (deleted by hand, or an earlier try that was not answered): nothing left to forget.
+        if (err instanceof PaymentError && err.status === 404) return;
+        throw err;
+      }
     },
 
     async createPaymentIntent({ amountCents, customerId, metadata, idempotencyKey }) {
