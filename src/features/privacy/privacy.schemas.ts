@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../../lib/email.ts';
 import { MAX_PASSWORD_LENGTH } from '../accounts/accounts.messages.ts';
 import { email } from '../accounts/accounts.schemas.ts';
 import { PRIVACY_MESSAGES as M } from './privacy.messages.ts';
@@ -16,7 +17,11 @@ export const erasureInput = z.object({
 });
 
 /** The operator's lookup of a parent who wrote in. */
-export const accountLookupInput = z.object({ email: email.pipe(z.string().min(1, 'Please enter the email address of the account')) });
+export const accountLookupInput = z.object({
+  email: email.pipe(
+    z.string().min(1, 'Please enter the email address of the account').regex(EMAIL_PATTERN, 'Please enter a valid email address'),
+  ),
+});
 
 /** The operator's erasure: the address typed again, so the wrong account is never erased by a slip. */
 export const operatorErasureInput = z.object({ email, confirmEmail: email });
