@@ -3,7 +3,7 @@ import type { Db } from '../../db.ts';
 import { Checkout, UNSETTLED_STATUSES, type CheckoutLine } from '../../models/Checkout.ts';
 import { Order } from '../../models/Order.ts';
 import { User } from '../../models/User.ts';
-import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../web/errors.ts';
+import { BadRequest, Conflict, NotFound, TooManyRequests, Unauthorized } from '../../web/errors.ts';
 import { toOrderDto, type OrderDto } from '../orders/order.dto.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts';
 import type { Totals } from '../pricing/pricing.ts';
@@ -339,6 +339,8 @@ async function holdForPayment(
 ): Promise<string[]> {
   const { userId, clientKey } = checkout;
   await lockForSale(trx, { userId, addressKey: clientKey ?? undefined });
+  // Erased while this start waited for the account's lock: nobody is signed in to pay any more.
+  if (!(await trx('users').where({ id: userId }).first('id'))) throw new Unauthorized();
   if (clientKey && (await openCheckoutsFrom(trx, clientKey, userId)) >= MAX_OPEN_CHECKOUTS_PER_ADDRESS)
     throw new TooManyRequests(CHECKOUT_MESSAGES.tooManyCheckouts);
   const earlierIds = (await Checkout.query(trx).where({ userId }).whereIn('status', ['open', 'failed']).select('id')).map((c) => c.id);

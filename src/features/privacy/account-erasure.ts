@@ -7,6 +7,7 @@ import { User } from '../../models/User.ts';
 import { UNSETTLED_STATUSES } from '../../models/Checkout.ts';
 import { Conflict, NotFound } from '../../web/errors.ts';
 import { lockForSale } from '../checkout/lock-order.ts';
+import { retryOnLockConflict } from '../../lib/lock-retry.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { contactMessagesOf, sameInboxDomains } from './personal-data.ts';
@@ -34,34 +35,39 @@ export function createAccountErasure({ db, mailer, payments, log }: { db: Db; ma
   return {
     /** Refuses (409) an account with an order or a payment still open, and an operator's. */
     async erase(userId: number, { by }: { by: { operatorId: number } | 'parent' }): Promise<Erasure> {
-      const { erasure, paymentCustomerId } = await db.transaction(async (trx) => {
-        await lockForSale(trx, { userId });
-        const user = await User.query(trx).findById(userId);
-        if (!user) throw new NotFound(M.noAccount);
-        if (user.role !== 'customer') throw new Conflict(M.operatorAccount);
-        if (await trx('orders').where({ userId }).whereIn('status', OPEN_ORDER_STATUSES).first('id')) throw new Conflict(M.openOrder);
-        if (await trx('checkouts').where({ userId }).whereIn('status', UNSETTLED_STATUSES).first('id')) throw new Conflict(M.openPayment);
+      // Erasures at once check the same foreign keys (a user row's audit entries): a deadlock is retried.
+      const { erasure, paymentCustomerId } = await retryOnLockConflict(() =>
+        db.transaction(async (trx) => {
+          await lockForSale(trx, { userId });
+          const user = await User.query(trx).findById(userId);
+          if (!user) throw new NotFound(M.noAccount);
+          if (user.role !== 'customer') throw new Conflict(M.operatorAccount);
+          if (await trx('orders').where({ userId }).whereIn('status', OPEN_ORDER_STATUSES).first('id')) throw new Conflict(M.openOrder);
+          if (await trx('checkouts').where({ userId }).whereIn('status', UNSETTLED_STATUSES).first('id')) throw new Conflict(M.openPayment);
 
-        const orderIds = (await trx('orders').where({ userId }).orderBy('id').select<Array<{ id: number }>>('id')).map((o) => Number(o.id));
-        await forgetPerson(trx, user, orderIds);
-        await writeAudit(trx, {
-          actorId: by === 'parent' ? null : by.operatorId,
-          action: 'account.erased',
-          before: null,
-          after: {
-            account: userId,
-            ordersKept: orderIds,
-            askedBy: by === 'parent' ? 'the parent, from their dashboard' : 'the parent, by writing in',
-          },
-        });
-        await mailer.enqueue(trx, {
-          to: user.email,
-          template: 'account-deleted',
-          data: { firstName: user.firstName, ordersKept: orderIds.length },
-          forgetAfterSend: true,
-        });
-        return { erasure: { userId, ordersKept: orderIds.length }, paymentCustomerId: user.paymentCustomerId };
-      });
+          const orderIds = (await trx('orders').where({ userId }).orderBy('id').select<Array<{ id: number }>>('id')).map((o) =>
+            Number(o.id),
+          );
+          await forgetPerson(trx, user, orderIds);
+          await writeAudit(trx, {
+            actorId: by === 'parent' ? null : by.operatorId,
+            action: 'account.erased',
+            before: null,
+            after: {
+              account: userId,
+              ordersKept: orderIds,
+              askedBy: by === 'parent' ? 'the parent, from their dashboard' : 'the parent, by writing in',
+            },
+          });
+          await mailer.enqueue(trx, {
+            to: user.email,
+            template: 'account-deleted',
+            data: { firstName: user.firstName, ordersKept: orderIds.length },
+            forgetAfterSend: true,
+          });
+          return { erasure: { userId, ordersKept: orderIds.length }, paymentCustomerId: user.paymentCustomerId };
+        }),
+      );
       mailer.kick();
       // The payment provider's copy of the name and email: asked after the commit, never while holding locks.
       if (paymentCustomerId)
