@@ -72,7 +72,10 @@ export function createAccountErasure({ db, mailer, payments, log }: { db: Db; ma
       // The payment provider's copy of the name and email: asked after the commit, never while holding locks.
       if (paymentCustomerId)
         await payments.forgetCustomer(paymentCustomerId).catch((err: unknown) => {
-          log.error({ err, account: userId }, 'erasure: the payment provider did not delete its customer record; delete it by hand');
+          log.error(
+            { err, account: userId, customer: paymentCustomerId },
+            'erasure: the payment provider did not delete its customer record; delete it by hand',
+          );
         });
       return erasure;
     },
