@@ -72,6 +72,7 @@ const schema = z.object({
     .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
+  CONTACT_MESSAGES_KEPT_DAYS: z.coerce.number().int().min(30, 'at least 30: a message needs time to be answered').default(365),
   TRUST_PROXY: trustProxy,
   SMTP_URL: z
     .string()

@@ -9,6 +9,7 @@ import { openSessionStore } from './web/session.ts';
 import { createMailer } from './features/mail/mailer.ts';
 import { watchCatalogue } from './features/catalog/catalogue-watch.ts';
 import { startCheckoutSweep } from './features/checkout/checkout-sweep.ts';
+import { createDataRetention, startRetentionSweep } from './features/privacy/data-retention.ts';
 import type { CheckoutService } from './features/checkout/checkout.service.ts';
 import type { OrderRefunds } from './features/admin/orders/order-refunds.ts';
 import type { PreorderRelease } from './features/admin/orders/preorder-release.ts';
@@ -49,6 +50,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
   const { checkout, refunds, preorderRelease } = services;
   const app = createApp({ config, db, sessions, log, assets: loadAssets(), services });
   const stopSweep = startCheckoutSweep(backgroundSweep({ checkout, refunds, preorderRelease }, log), log);
+  const stopRetention = startRetentionSweep(createDataRetention({ db, contactMessageDays: config.CONTACT_MESSAGES_KEPT_DAYS }), log);
 
   const server = createServer(app).listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -72,6 +74,7 @@ export async function serve(config: Config, log: Logger, { prepare }: { prepare:
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     await closeServer();
     await stopSweep();
+    await stopRetention();
     // Redis or the database may be the reason for the restart: a failed close is logged, not fatal.
     for (const [name, close] of [
       ['mail', () => mailer.stop()],
