@@ -26,7 +26,10 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   // Orders of erased accounts have no owner to give back: said before anything changes.
-  const ownerless = (await knex('orders').whereNull('user_id').first('id')) ?? (await knex('checkouts').whereNull('user_id').first('id'));
+  const ownerless = Boolean(
+    (await knex('orders').whereNull('user_id').first<{ id: number } | undefined>('id')) ??
+    (await knex('checkouts').whereNull('user_id').first<{ id: number } | undefined>('id')),
+  );
   if (ownerless) throw new Error('orders of erased accounts belong to no account: this migration cannot be undone');
   await knex.schema.alterTable('outbox', (t) => {
     t.dropColumn('forget_after_send');
@@ -42,7 +45,7 @@ export async function down(knex: Knex): Promise<void> {
 }
 
 async function withoutForeignKeys(knex: Knex, work: () => Promise<void>): Promise<void> {
-  const sqlite = knex.client.config.client !== 'mysql2';
+  const sqlite = (knex.client as Knex.Client).config.client !== 'mysql2';
   if (sqlite) await knex.raw('PRAGMA foreign_keys = OFF');
   try {
     await work();

@@ -103,7 +103,8 @@ export const FEATURE_DEPENDENCIES = {
   },
   privacy: {
     accounts: "a download or a deletion asks for the account's password again; its pages are the dashboard's, for signed-in parents",
-    checkout: "an erasure takes the account's row lock, first in the checkout's lock order, so no payment starts or finishes for it meanwhile",
+    checkout:
+      "an erasure takes the account's row lock, first in the checkout's lock order, so no payment starts or finishes for it meanwhile",
     mail: "the erasure's confirmation is mailed",
     orders: 'the download names each order by the status parents see',
     payments: "the payment provider's record of the customer goes with the account",

@@ -49,16 +49,13 @@ export async function householdWithEverything(
   expectStatus(completed, 200);
   const orderId = Number((completed.body as { order: { id: number } }).order.id);
   // The parcel arrived, and a damaged corner was refunded.
-  await shop
-    .db('orders')
-    .where({ id: orderId })
-    .update({
-      status: 'delivered',
-      carrier: 'USPS',
-      trackingNumber: '9400100000000000000000',
-      shippedAt: new Date(),
-      deliveredAt: new Date(),
-    });
+  await shop.db('orders').where({ id: orderId }).update({
+    status: 'delivered',
+    carrier: 'USPS',
+    trackingNumber: '9400100000000000000000',
+    shippedAt: new Date(),
+    deliveredAt: new Date(),
+  });
   await Refund.query(shop.db).insert({
     orderId,
     amount: 200,

@@ -126,7 +126,17 @@ export function createMailer(deps: { db: Knex; config: Config; log: Logger; tran
     for (;;) {
       const now = new Date();
       const rows = await db('outbox')
-        .select<OutboxRow[]>('id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'attempts', 'createdAt', 'listUnsubscribe', 'forgetAfterSend')
+        .select<OutboxRow[]>(
+          'id',
+          'toAddress',
+          'subject',
+          'textBody',
+          'htmlBody',
+          'attempts',
+          'createdAt',
+          'listUnsubscribe',
+          'forgetAfterSend',
+        )
         .whereNull('sentAt')
         .where('nextAttemptAt', '<=', now)
         .orderBy([{ column: 'nextAttemptAt' }, { column: 'id' }])

@@ -1,7 +1,14 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import { fromStripeError } from './stripe-errors.ts';
-import { PaymentError, WebhookVerificationError, type PaymentEvent, type PaymentIntent, type PaymentProvider, type PaymentStatus } from './provider.ts';
+import {
+  PaymentError,
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentIntent,
+  type PaymentProvider,
+  type PaymentStatus,
+} from './provider.ts';
 
 export type StripeProviderConfig = Pick<
   Config,
