@@ -65,6 +65,31 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * A new, empty database with nothing migrated, as a first installation starts: on the
+ * DATABASE_URL server when it is set; undefined otherwise (the caller starts a MariaDB of its own).
+ */
+export async function createEmptyDatabase(): Promise<TestDatabase | undefined> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `shop_e_${randomBytes(6).toString('hex')}`;
+  const admin = adminConnection(serverUrl);
+  try {
+    await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await admin.destroy();
+  }
+  return {
+    databaseUrl: databaseUrlFor(serverUrl, name),
+    dataDir: mkdtempSync(path.join(tmpdir(), 'shop-test-')),
+    drop: async () => {
+      const conn = adminConnection(serverUrl);
+      await conn.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.destroy();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // SQLite: a migrated file in the temp directory, copied per test shop.
 

@@ -16,7 +16,7 @@ import { formToken } from '../helpers/app.ts';
 import { SHIPPING } from '../helpers/checkout.ts';
 import { startCoverBucket, type CoverBucket } from '../helpers/cover-bucket.ts';
 import { Visitor } from '../helpers/cross-server-visitor.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { createOperator, signInWithPassword, submitTwoFactorCode } from '../helpers/operator.ts';
 import { startProductionServer, type ProductionServer } from '../helpers/production-server.ts';
 import { mariadbServer, redisServer, type ServiceProcess } from '../helpers/service-process.ts';
@@ -196,21 +196,27 @@ describe('a covers bucket out of reach', () => {
 });
 
 describe('two machines started at the same moment on a new database', () => {
-  let fresh: ServiceProcess;
+  // An empty database on CI's MariaDB, or a MariaDB of the test's own on the embedded leg.
+  let empty: TestDatabase | undefined;
+  let ownServer: ServiceProcess | undefined;
+  let url: string;
   const started: ProductionServer[] = [];
   beforeAll(async () => {
-    fresh = await mariadbServer();
+    empty = await createEmptyDatabase();
+    if (!empty) ownServer = await mariadbServer();
+    url = empty?.databaseUrl ?? ownServer!.url;
   }, 60_000);
   afterAll(async () => {
     for (const server of started) await server.cleanUp();
-    await fresh?.remove();
+    await empty?.drop();
+    await ownServer?.remove();
   });
 
   it('both listen, the database is migrated once and the sample catalogue is seeded once', async () => {
-    const env = { NODE_ENV: 'production', WEB_CONCURRENCY: '1', DATABASE_URL: fresh.url, ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' };
+    const env = { NODE_ENV: 'production', WEB_CONCURRENCY: '1', DATABASE_URL: url, ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' };
     const [first, second] = await Promise.all([startProductionServer(env), startProductionServer(env)]);
     started.push(first, second);
-    const freshDb = connectDb({ databaseUrl: fresh.url, dataDir: tmpdir(), log: createLogger('silent') });
+    const freshDb = connectDb({ databaseUrl: url, dataDir: tmpdir(), log: createLogger('silent') });
     try {
       const titles = (await freshDb('books').select('title')).map((row: { title: string }) => row.title);
       expect(titles.length).toBeGreaterThan(0);
