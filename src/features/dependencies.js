@@ -49,7 +49,6 @@ export const FEATURE_DEPENDENCIES = {
   },
   'admin/preorders': {
     'admin/access': 'its pages are for operators past the second factor',
-    'admin/numbers': "the money a title's pre-orders took is summed in SQL as the numbers sum it",
     catalog: "a title is forthcoming, and has pre-order copies left, by the catalogue's pre-order rules",
   },
   'admin/privacy': {

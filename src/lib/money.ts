@@ -1,7 +1,7 @@
 // Money is integer cents in code, DECIMAL(10,2) in the database and "12.99" in the API.
 // Dollars become cents only through toCents and cents become text only through toDecimal,
 // so no amount is ever multiplied or divided by 100 in floating point. (Sums taken in SQL
-// convert there, in admin's portable-sql centsSum, because the database adds the column.)
+// convert there, in lib/portable-sql's centsSum, because the database adds the column.)
 
 export type Cents = number;
 

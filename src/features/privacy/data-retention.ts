@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db.ts';
 import type { Logger } from '../../log.ts';
+import { comparedWith } from '../../lib/portable-sql.ts';
 
 /** How long the shop keeps what it no longer needs (docs/operating.md, "What is kept how long"). */
 export const KEPT_DAYS = {
@@ -41,19 +42,36 @@ export type RetentionCounts = Record<
 export function createDataRetention({ db, contactMessageDays, now = () => new Date() }: RetentionOptions) {
   const daysAgo = (days: number) => new Date(now().getTime() - days * DAY_MS);
 
+  const before = (column: string, days: number) => comparedWith(db, column, '<', daysAgo(days));
+  const since = (column: string, days: number) => comparedWith(db, column, '>=', daysAgo(days));
+
   return {
     async sweep(): Promise<RetentionCounts> {
       return {
+        // Adding or changing a line touches the line, not always the cart: both must be old.
         visitorCarts: await deleteBatches(db, 'carts', (q) =>
-          q.whereNull('userId').where('updatedAt', '<', daysAgo(KEPT_DAYS.visitorCarts)),
+          q
+            .whereNull('userId')
+            .modify(before('carts.updatedAt', KEPT_DAYS.visitorCarts))
+            .whereNotExists((items) =>
+              items
+                .select(db.raw('1'))
+                .from('cartItems')
+                .where('cartItems.cartId', db.ref('carts.id'))
+                .modify(since('cartItems.updatedAt', KEPT_DAYS.visitorCarts)),
+            ),
         ),
-        // Canceled or failed and old, and never an order: a completed checkout is the order's record.
+        // Canceled or failed and old, never an order (a completed checkout is the order's record),
+        // and holding no copies the checkout sweep has yet to give back.
         unpaidCheckouts: await deleteBatches(db, 'checkouts', (q) =>
           q
             .whereIn('status', ['canceled', 'failed'])
-            .where('createdAt', '<', daysAgo(KEPT_DAYS.unpaidCheckouts))
+            .modify(before('checkouts.createdAt', KEPT_DAYS.unpaidCheckouts))
             .whereNotExists((orders) =>
               orders.select(db.raw('1')).from('orders').where('orders.stripePaymentIntentId', db.ref('checkouts.paymentIntentId')),
+            )
+            .whereNotExists((holds) =>
+              holds.select(db.raw('1')).from('stockHolds').where('stockHolds.paymentIntentId', db.ref('checkouts.paymentIntentId')),
             ),
         ),
         backInStockRequests: await deleteBatches(db, 'backInStockRequests', (q) =>
@@ -63,15 +81,15 @@ export function createDataRetention({ db, contactMessageDays, now = () => new Da
               .select('id')
               .where('inStock', '>', 0)
               .where({ hidden: false })
-              .where('updatedAt', '<', daysAgo(KEPT_DAYS.backInStockOnSale)),
+              .modify(before('books.updatedAt', KEPT_DAYS.backInStockOnSale)),
           ),
         ),
-        contactMessages: await deleteContactMessages(db, daysAgo(contactMessageDays)),
-        sentMail: await deleteBatches(db, 'outbox', (q) => q.whereNotNull('sentAt').where('sentAt', '<', daysAgo(KEPT_DAYS.sentMail))),
+        contactMessages: await deleteContactMessages(db, before('contactMessages.createdAt', contactMessageDays)),
+        sentMail: await deleteBatches(db, 'outbox', (q) => q.whereNotNull('sentAt').modify(before('outbox.sentAt', KEPT_DAYS.sentMail))),
         spentTokens: await deleteBatches(db, 'accountTokens', (q) =>
           q
-            .where('createdAt', '<', daysAgo(KEPT_DAYS.spentTokens))
-            .where((spent) => spent.whereNotNull('usedAt').orWhere('expiresAt', '<', now())),
+            .modify(before('accountTokens.createdAt', KEPT_DAYS.spentTokens))
+            .where((spent) => spent.whereNotNull('usedAt').orWhere(comparedWith(db, 'accountTokens.expiresAt', '<', now()))),
         ),
       };
     },
@@ -93,12 +111,11 @@ async function deleteBatches(db: Db, table: string, where: (query: Knex.QueryBui
 }
 
 /** The audit log keeps that an operator read or answered a message, without the message. */
-async function deleteContactMessages(db: Db, before: Date): Promise<number> {
+async function deleteContactMessages(db: Db, old: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const ids = (await db('contactMessages').where('createdAt', '<', before).orderBy('id').limit(BATCH).select('id')).map(
-      (row: { id: number }) => row.id,
-    );
+    const rows = (await old(db('contactMessages').select('id')).orderBy('id').limit(BATCH)) as Array<{ id: number }>;
+    const ids = rows.map((row) => row.id);
     if (!ids.length) return deleted;
     deleted += await db.transaction(async (trx) => {
       await trx('auditLog').whereIn('contactMessageId', ids).update({ contactMessageId: null });

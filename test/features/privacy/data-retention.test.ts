@@ -4,12 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { createDataRetention, KEPT_DAYS } from '../../../src/features/privacy/data-retention.ts';
+import { isMySql } from '../../../src/db.ts';
 import { buildTestShop, type TestShop } from '../../helpers/app.ts';
 import { uniqueEmail } from '../../helpers/accounts.ts';
 
 // What the shop keeps only for a while goes by itself: each kind of record just past its time
 // is deleted and one just inside it stays, and two sweeps at once delete each row once.
-// On SQLite, and on MariaDB when DATABASE_URL is set.
+// On SQLite, and on MariaDB when DATABASE_URL is set. SQLite keeps a date the code wrote as a
+// number and one a column's default wrote as text, so every record is tried in both forms.
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const daysBefore = (days: number, extraMs = 0) => new Date(NOW.getTime() - days * 86_400_000 - extraMs);
@@ -29,6 +31,11 @@ afterAll(async () => {
   await shop?.close();
 });
 
+type DateForm = (date: Date) => Date | string;
+const asCodeWritesIt: DateForm = (date) => date;
+/** What CURRENT_TIMESTAMP stores: text on SQLite, a DATETIME on MariaDB. */
+const asDatabaseWritesIt: DateForm = (date) => (isMySql(shop.db) ? date : date.toISOString().slice(0, 19).replace('T', ' '));
+
 const retention = () => createDataRetention({ db: shop.db, contactMessageDays: 365, now: () => NOW });
 
 async function insertId(table: string, row: Record<string, unknown>): Promise<number> {
@@ -42,7 +49,7 @@ async function customer(): Promise<number> {
   return insertId('users', { email: uniqueEmail(), passwordHash: 'x', firstName: 'Tam', lastName: 'Reed', role: 'customer' });
 }
 
-function checkout(userId: number, status: string, createdAt: Date, paymentIntentId: string) {
+function checkout(userId: number, status: string, createdAt: Date | string, paymentIntentId: string) {
   return insertId('checkouts', {
     paymentIntentId,
     userId,
@@ -61,36 +68,57 @@ function checkout(userId: number, status: string, createdAt: Date, paymentIntent
 }
 
 describe('the retention sweep', () => {
-  it('deletes each kind of record past its time and keeps what is within it', async () => {
+  it.each([
+    ['the code', 'code', asCodeWritesIt],
+    ["a column's default", 'default', asDatabaseWritesIt],
+  ])('deletes each kind of record past its time and keeps what is within it, dates written as %s writes them', async (_, form, at) => {
     const userId = await customer();
-    // A visitor's carts, one abandoned, one recent; an account's cart, old, stays.
-    const abandoned = await insertId('carts', { visitorKey: 'v-abandoned', createdAt: OLD(40), updatedAt: OLD(KEPT_DAYS.visitorCarts) });
-    await shop.db('cartItems').insert({ cartId: abandoned, bookId: bookOnSale, quantity: 1 });
-    const lively = await insertId('carts', { visitorKey: 'v-lively', createdAt: OLD(40), updatedAt: RECENT(KEPT_DAYS.visitorCarts) });
-    const accountCart = await insertId('carts', { userId, createdAt: OLD(400), updatedAt: OLD(400) });
-    // Checkouts: an old canceled one goes; a recent failed one, an old completed one and an old open one stay.
-    const unpaid = await checkout(userId, 'canceled', OLD(KEPT_DAYS.unpaidCheckouts), 'pi_retention_unpaid');
-    const recentFailed = await checkout(userId, 'failed', RECENT(KEPT_DAYS.unpaidCheckouts), 'pi_retention_recent');
-    const completed = await checkout(userId, 'completed', OLD(400), 'pi_retention_completed');
-    const open = await checkout(userId, 'open', OLD(400), 'pi_retention_open');
+    const key = (name: string) => `${name}-${form}`;
+    // A visitor's carts, one abandoned, one recent, one old with a book added lately; an account's cart, old, stays.
+    const abandoned = await insertId('carts', {
+      visitorKey: key('v-abandoned'),
+      createdAt: at(OLD(40)),
+      updatedAt: at(OLD(KEPT_DAYS.visitorCarts)),
+    });
+    await shop
+      .db('cartItems')
+      .insert({ cartId: abandoned, bookId: bookOnSale, quantity: 1, createdAt: at(OLD(40)), updatedAt: at(OLD(40)) });
+    const lively = await insertId('carts', {
+      visitorKey: key('v-lively'),
+      createdAt: at(OLD(40)),
+      updatedAt: at(RECENT(KEPT_DAYS.visitorCarts)),
+    });
+    const addedTo = await insertId('carts', { visitorKey: key('v-added-to'), createdAt: at(OLD(40)), updatedAt: at(OLD(40)) });
+    await shop
+      .db('cartItems')
+      .insert({ cartId: addedTo, bookId: bookOnSale, quantity: 1, createdAt: at(RECENT(1)), updatedAt: at(RECENT(1)) });
+    const accountCart = await insertId('carts', { userId, createdAt: at(OLD(400)), updatedAt: at(OLD(400)) });
+    // Checkouts: an old canceled one goes; a recent failed one, an old completed one, an old open one
+    // and an old canceled one whose copies the checkout sweep has not yet given back stay.
+    const unpaid = await checkout(userId, 'canceled', at(OLD(KEPT_DAYS.unpaidCheckouts)), key('pi_retention_unpaid'));
+    const recentFailed = await checkout(userId, 'failed', at(RECENT(KEPT_DAYS.unpaidCheckouts)), key('pi_retention_recent'));
+    const completed = await checkout(userId, 'completed', at(OLD(400)), key('pi_retention_completed'));
+    const open = await checkout(userId, 'open', at(OLD(400)), key('pi_retention_open'));
+    const holding = await checkout(userId, 'canceled', at(OLD(400)), key('pi_retention_holding'));
+    await shop.db('stockHolds').insert({ paymentIntentId: key('pi_retention_holding'), bookId: bookOnSale, quantity: 1, expiresAt: NOW });
     // Back-in-stock requests: for a book on sale again for long, and for one just restocked.
     await shop
       .db('books')
       .where({ id: bookOnSale })
-      .update({ updatedAt: OLD(KEPT_DAYS.backInStockOnSale) });
+      .update({ updatedAt: at(OLD(KEPT_DAYS.backInStockOnSale)) });
     await shop
       .db('books')
       .where({ id: bookAwaited })
-      .update({ updatedAt: RECENT(KEPT_DAYS.backInStockOnSale) });
+      .update({ updatedAt: at(RECENT(KEPT_DAYS.backInStockOnSale)) });
     const staleRequest = await insertId('backInStockRequests', {
       bookId: bookOnSale,
-      email: 'stale@example.com',
-      inbox: 'stale@example.com',
+      email: key('stale@example.com'),
+      inbox: key('stale@example.com'),
     });
     const freshRequest = await insertId('backInStockRequests', {
       bookId: bookAwaited,
-      email: 'fresh@example.com',
-      inbox: 'fresh@example.com',
+      email: key('fresh@example.com'),
+      inbox: key('fresh@example.com'),
     });
     // Contact messages, one read by an operator (the audit entry stays, without the message).
     const message = {
@@ -101,15 +129,15 @@ describe('the retention sweep', () => {
       subject: 'Hello',
       description: 'A question',
     };
-    const oldMessage = await insertId('contactMessages', { ...message, createdAt: OLD(365) });
-    const newMessage = await insertId('contactMessages', { ...message, createdAt: RECENT(365) });
+    const oldMessage = await insertId('contactMessages', { ...message, createdAt: at(OLD(365)) });
+    const newMessage = await insertId('contactMessages', { ...message, createdAt: at(RECENT(365)) });
     const audit = await insertId('auditLog', {
       actorId: null,
       action: 'message.read',
       contactMessageId: oldMessage,
       beforeJson: 'null',
       afterJson: 'null',
-      createdAt: OLD(365),
+      createdAt: at(OLD(365)),
     });
     // Mail: sent long ago goes; sent lately, and unsent, stay.
     const mail = {
@@ -118,27 +146,27 @@ describe('the retention sweep', () => {
       textBody: 'Hi Tam',
       htmlBody: '<p>Hi Tam</p>',
       attempts: 1,
-      nextAttemptAt: OLD(400),
-      createdAt: OLD(400),
+      nextAttemptAt: at(OLD(400)),
+      createdAt: at(OLD(400)),
     };
-    const oldMail = await insertId('outbox', { ...mail, sentAt: OLD(KEPT_DAYS.sentMail) });
-    const newMail = await insertId('outbox', { ...mail, sentAt: RECENT(KEPT_DAYS.sentMail) });
+    const oldMail = await insertId('outbox', { ...mail, sentAt: at(OLD(KEPT_DAYS.sentMail)) });
+    const newMail = await insertId('outbox', { ...mail, sentAt: at(RECENT(KEPT_DAYS.sentMail)) });
     const unsent = await insertId('outbox', { ...mail, sentAt: null });
     // Account tokens: an old used one goes; an old unexpired unused one (impossible, but kept) and a recent used one stay.
     const token = { userId, purpose: 'reset-link' };
     const spent = await insertId('accountTokens', {
       ...token,
-      tokenHash: 'h1',
-      createdAt: OLD(KEPT_DAYS.spentTokens),
-      expiresAt: OLD(KEPT_DAYS.spentTokens),
-      usedAt: OLD(KEPT_DAYS.spentTokens),
+      tokenHash: key('h1'),
+      createdAt: at(OLD(KEPT_DAYS.spentTokens)),
+      expiresAt: at(OLD(KEPT_DAYS.spentTokens)),
+      usedAt: at(OLD(KEPT_DAYS.spentTokens)),
     });
     const recentSpent = await insertId('accountTokens', {
       ...token,
-      tokenHash: 'h2',
-      createdAt: RECENT(KEPT_DAYS.spentTokens),
-      expiresAt: RECENT(1),
-      usedAt: RECENT(1),
+      tokenHash: key('h2'),
+      createdAt: at(RECENT(KEPT_DAYS.spentTokens)),
+      expiresAt: at(RECENT(1)),
+      usedAt: at(RECENT(1)),
     });
 
     const counts = await retention().sweep();
@@ -151,18 +179,20 @@ describe('the retention sweep', () => {
       sentMail: 1,
       spentTokens: 1,
     });
-    expect([await exists('carts', abandoned), await exists('carts', lively), await exists('carts', accountCart)]).toEqual([
-      false,
-      true,
-      true,
-    ]);
+    expect([
+      await exists('carts', abandoned),
+      await exists('carts', lively),
+      await exists('carts', addedTo),
+      await exists('carts', accountCart),
+    ]).toEqual([false, true, true, true]);
     expect(await shop.db('cartItems').where({ cartId: abandoned })).toEqual([]);
     expect([
       await exists('checkouts', unpaid),
       await exists('checkouts', recentFailed),
       await exists('checkouts', completed),
       await exists('checkouts', open),
-    ]).toEqual([false, true, true, true]);
+      await exists('checkouts', holding),
+    ]).toEqual([false, true, true, true, true]);
     expect([await exists('backInStockRequests', staleRequest), await exists('backInStockRequests', freshRequest)]).toEqual([false, true]);
     expect([await exists('contactMessages', oldMessage), await exists('contactMessages', newMessage)]).toEqual([false, true]);
     expect(await shop.db('auditLog').where({ id: audit }).first()).toMatchObject({ contactMessageId: null, action: 'message.read' });

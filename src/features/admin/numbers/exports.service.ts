@@ -6,7 +6,7 @@ import { OrderItem } from '../../../models/OrderItem.ts';
 import { BOOK_FIELDS, csvCell } from '../../catalog/book-fields.ts';
 import { displayStatus, statusLabel } from '../../orders/order-status.ts';
 import { KEPT_STATUSES, utcDay } from './numbers.rules.ts';
-import { centsSum, monthOf, onDays } from './portable-sql.ts';
+import { centsSum, monthOf, onDays } from '../../../lib/portable-sql.ts';
 
 // What the accountant downloads. Orders are read a batch at a time, so a long range of a
 // busy shop never sits in memory whole; the tax report is grouped in SQL (one row per

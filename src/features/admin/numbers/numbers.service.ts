@@ -1,7 +1,7 @@
 import type { Db } from '../../../db.ts';
 import type { Cents } from '../../../lib/money.ts';
 import { averageOrderValue, fillDays, KEPT_STATUSES, lastDays, type DayFigures, type Period } from './numbers.rules.ts';
-import { centsSum, dayOf, onDays } from './portable-sql.ts';
+import { centsSum, dayOf, onDays } from '../../../lib/portable-sql.ts';
 
 export interface BestSeller {
   title: string;

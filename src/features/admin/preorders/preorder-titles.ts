@@ -2,7 +2,7 @@ import type { Db } from '../../../db.ts';
 import type { Cents } from '../../../lib/money.ts';
 import { Book } from '../../../models/Book.ts';
 import { isForthcoming, preorderCopiesLeft } from '../../catalog/preorder.rules.ts';
-import { centsSum } from '../numbers/portable-sql.ts';
+import { centsSum } from '../../../lib/portable-sql.ts';
 
 // The operator's pre-orders, per title, to size the print run: every title that takes
 // pre-orders or has taken some, with what its waiting pre-orders add up to. A pre-order waits

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { isMySql, type Db } from '../../../db.ts';
+import { isMySql, type Db } from '../db.ts';
 
-// Grouping by UTC day or month, filtering by days and summing money in SQL, the same on
-// SQLite and MariaDB.
+// Grouping by UTC day or month, filtering by days or by an instant and summing money in SQL,
+// the same on SQLite and MariaDB.
 // On SQLite a DATETIME column holds either text ('2026-11-21 10:00:00', the column's
 // default) or epoch milliseconds (a Date that knex bound), so every expression reads both.
 // Column names are given in camelCase like the rest of the code; knex maps them.
@@ -55,6 +55,23 @@ export function onDays(db: Db, column: string, first: string, last: string) {
       either
         .where((n) => n.where(column, '>=', start.getTime()).where(column, '<', end.getTime()))
         .orWhere((t) => t.where(column, '>=', sqliteText(start)).where(column, '<', sqliteText(end))),
+    );
+  };
+}
+
+/**
+ * Rows whose column is before `instant` (or, with '>=', at or after it). On SQLite each stored
+ * form is compared with the instant in that form: a number never equals text there, and every
+ * number sorts before every text, so one comparison alone misses or catches the other form.
+ */
+export function comparedWith(db: Db, column: string, op: '<' | '>=', instant: Date) {
+  return (query: Knex.QueryBuilder) => {
+    if (isMySql(db)) return query.where(column, op, instant);
+    const col = quoted(db, column);
+    return query.where((either) =>
+      either
+        .where((n) => n.whereRaw(`typeof(${col}) IN ('integer', 'real')`).where(column, op, instant.getTime()))
+        .orWhere((t) => t.whereRaw(`typeof(${col}) = 'text'`).where(column, op, sqliteText(instant))),
     );
   };
 }
