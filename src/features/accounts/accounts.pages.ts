@@ -15,7 +15,7 @@ import { endUserSession, startHalfSignIn, startUserSession, TWO_FACTOR_PATH } fr
 import { bodyFields } from '../../web/validate.ts';
 
 // GET  /login                       Sign In and Create Account tabs; ?next=/path to come back to
-// POST /login, /signup              the two forms (sign-in honours next)
+// POST /login, /signup              the two forms (both honour next)
 // GET  /reset-password              forgot password (the dialog's page without JavaScript)
 // POST /reset-password              mail a reset link
 // GET  /reset-password/:token       choose a new password from a mailed link (and a code, for an account with a second factor)
@@ -79,7 +79,8 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
 
   router.post('/signup', async (req, res) => {
     const body = bodyFields(req.body);
-    const values = { email: body.email, firstName: body.firstName, lastName: body.lastName };
+    const next = localPath(body.next);
+    const values = { email: body.email, firstName: body.firstName, lastName: body.lastName, next };
     const input = signupInput.safeParse(req.body);
     if (!input.success)
       return renderLogin(
@@ -94,7 +95,7 @@ export function accountsPages(accounts: AccountsService, carts: CartService): Ro
         const { user, sessionVersion } = await accounts.signup(account, clientAddress(req));
         await startUserSession(req, { userId: user.id, sessionVersion }, carts);
         req.session.flash = { ...M.accountCreated, variant: 'success' };
-        res.redirect(303, '/dashboard');
+        res.redirect(303, next ?? '/dashboard');
       },
       (err) =>
         renderLogin(

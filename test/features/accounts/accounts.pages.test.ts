@@ -87,6 +87,31 @@ describe('/login', () => {
     expect(res!.status).toBe(303);
     expect(res!.headers.location).toBe('/failedlogin');
   });
+
+  it('brings a parent who creates an account on the way to the checkout back to the checkout', async () => {
+    const agent = shop.browser();
+    const page = await agent.get('/login?next=%2Fcheckout').expect(200);
+    // Both tabs keep the way back, so a parent who switches tabs without JavaScript keeps it too.
+    expect(page.text).toContain('href="/login?next=%2Fcheckout" aria-controls="panel-signin"');
+    expect(page.text).toContain('href="/login?tab=signup&amp;next=%2Fcheckout" aria-controls="panel-signup"');
+    const signupForm = page.text.slice(page.text.indexOf('id="signup-form"'));
+    expect(signupForm.slice(0, signupForm.indexOf('</form>'))).toContain('<input type="hidden" name="next" value="/checkout">');
+
+    // Refused first, the form comes back still carrying the way back.
+    const parent = newParent();
+    const refused = await submit(agent, '/login?tab=signup&next=%2Fcheckout', '/signup', { ...parent, firstName: '', next: '/checkout' });
+    expect(refused.status).toBe(400);
+    expect(refused.text.slice(refused.text.indexOf('id="signup-form"'))).toContain('name="next" value="/checkout"');
+
+    const created = await submit(agent, '/login?tab=signup&next=%2Fcheckout', '/signup', { ...parent, next: '/checkout' });
+    expect([created.status, created.headers.location]).toEqual([303, '/checkout']);
+  });
+
+  it('sends a new account to its dashboard when the way back leads off the shop', async () => {
+    const parent = newParent();
+    const res = await submit(shop.browser(), '/login?tab=signup', '/signup', { ...parent, next: '//elsewhere.example/checkout' });
+    expect([res.status, res.headers.location]).toEqual([303, '/dashboard']);
+  });
 });
 
 describe('/failedlogin', () => {
