@@ -179,8 +179,8 @@ for (const [size, viewport] of [
         expect(await page.locator('main').innerText(), path).not.toContain(shop.env.DATA_DIR!);
       }
 
-      // Log out from the admin menu: the session ends, and /admin asks for a sign-in again.
-      const logOut = page.getByRole('navigation', { name: 'Shop admin' }).getByRole('button', { name: 'Log out' });
+      // Log Out from the admin menu: the session ends, and /admin asks for a sign-in again.
+      const logOut = page.getByRole('navigation', { name: 'Shop admin' }).getByRole('button', { name: 'Log Out' });
       expect((await logOut.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       await submitAndFollow(page, logOut, { post: '/logout', landing: '/' });
       await expect(page.getByText('Logged Out').first().isVisible()).resolves.toBe(true);

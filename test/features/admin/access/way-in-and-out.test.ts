@@ -4,7 +4,7 @@ import { ApiBrowser, newParent } from '../../../helpers/accounts.ts';
 import { operatorBrowser } from '../../../helpers/operator.ts';
 
 // An operator's way in and out of the back office: the dashboard names an operator as one and
-// links to /admin; every admin page's menu ends with Log out, a form that ends the session.
+// links to /admin; every admin page's menu ends with Log Out, a form that ends the session.
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('the dashboard', () => {
   });
 });
 
-describe('Log out in the admin menu', () => {
+describe('Log Out in the admin menu', () => {
   it('is on every admin page, as a form posting to /logout with the page token', async () => {
     const { agent } = await operatorBrowser(shop);
     for (const path of [
@@ -53,7 +53,7 @@ describe('Log out in the admin menu', () => {
       const html = (await agent.get(path).expect(200)).text;
       const menu = adminMenu(html);
       expect(menu, path).toMatch(
-        /<form method="post" action="\/logout">\s*<input type="hidden" name="_csrf" value="[^"]+">\s*<button type="submit"[^>]*>Log out<\/button>/,
+        /<form method="post" action="\/logout">\s*<input type="hidden" name="_csrf" value="[^"]+">\s*<button type="submit"[^>]*>Log Out<\/button>/,
       );
     }
   });
