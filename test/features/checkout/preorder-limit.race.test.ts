@@ -31,16 +31,21 @@ const SHELF_TITLE = 6;
 const SHELF = 30;
 const OWED = 25;
 
+const BRIEFLY_UNAVAILABLE = 'The shop is briefly unavailable. Please try again in a few seconds.';
+/** What each answer that asks the parent to press Pay again says. */
+const TRY_AGAIN: Record<number, string> = { 429: CHECKOUT_MESSAGES.busy, 503: BRIEFLY_UNAVAILABLE };
+
 /**
- * A parent asked to try again in a moment (429, when more parents press Pay than the shop
- * starts at once) presses Pay again, as the message asks, until the shop gives an answer.
+ * A parent asked to try again in a moment presses Pay again, as the message asks, until the
+ * shop gives an answer: 429 when more parents press Pay than the shop starts at once, or 503
+ * when a machine this loaded waits too long for the session store.
  */
 async function untilAnswered(buyers: SaleParent[], answers: Answer[]): Promise<Answer[]> {
   const final = [...answers];
   for (let round = 0; round < 20; round++) {
-    const waiting = final.flatMap((a, i) => (a.status === 429 ? [i] : []));
+    const waiting = final.flatMap((a, i) => (a.status in TRY_AGAIN ? [i] : []));
     if (!waiting.length) break;
-    for (const i of waiting) expect(final[i]!.body.message).toBe(CHECKOUT_MESSAGES.busy);
+    for (const i of waiting) expect(final[i]!.body.message).toBe(TRY_AGAIN[final[i]!.status]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const again = await Promise.all(waiting.map((i) => buyers[i]!.startPayment()));
     waiting.forEach((i, k) => (final[i] = again[k]!));
@@ -90,7 +95,7 @@ describe.each(RACE_TARGETS)('the last pre-order copies, $name', (target) => {
     console.info(
       `${target.name}, 200 parents for ${LEFT} pre-order copies: ${JSON.stringify(tally(pressed.answers))} in ${Math.round(pressed.slowestMs)} ms`,
     );
-    expect(unreadable(pressed.answers)).toEqual([]);
+    expect(unreadable(pressed.answers).filter((a) => a.status !== 503)).toEqual([]);
     const answers = await untilAnswered(parents, pressed.answers);
     const lucky = parents.filter((_, i) => answers[i]!.status === 200);
     expect(lucky).toHaveLength(LEFT);
@@ -114,7 +119,7 @@ describe.each(RACE_TARGETS)('the last pre-order copies, $name', (target) => {
     // The carts are filled while the copies beyond the owed ones are there to add.
     await Promise.all(buyers.map((p) => p.add(SHELF_TITLE, 1)));
     const pressed = await pressPayAtOnce(buyers);
-    expect(unreadable(pressed.answers)).toEqual([]);
+    expect(unreadable(pressed.answers).filter((a) => a.status !== 503)).toEqual([]);
     const answers = await untilAnswered(buyers, pressed.answers);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(SHELF - OWED);
     for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.status).toBe(409);
